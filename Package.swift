@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "EndpointKit",
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    products: [
+        .library(name: "EndpointKit", targets: ["EndpointKit"]),
+    ],
+    targets: [
+        .target(name: "EndpointKit", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndpointKitTests",
+            dependencies: ["EndpointKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndpointKitIntegrationTests",
+            dependencies: ["EndpointKit"],
+            exclude: ["Server"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

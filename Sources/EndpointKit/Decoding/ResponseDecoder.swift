@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Checks a response and decodes the endpoint's payload from it.
+///
+/// A 2xx status is required. ``EmptyPayload`` ignores the body; any other payload needs a
+/// non-empty body with a JSON content type (`application/json` or `…+json`).
+enum ResponseDecoder {
+    static func decode<Payload: Decodable>(
+        _ type: Payload.Type,
+        from body: Data,
+        response: HTTPURLResponse,
+        request: URLRequest,
+        decoder: JSONDecoder
+    ) throws(EndpointError) -> Payload {
+        func failure(_ kind: EndpointError.Kind, _ reason: String, _ underlying: (any Error)? = nil) -> EndpointError {
+            EndpointError(
+                kind: kind, endpoint: label(for: request), reason: reason, request: request,
+                response: response, responseBody: body, underlyingError: underlying)
+        }
+
+        let status = response.statusCode
+        guard (200..<300).contains(status) else {
+            throw failure(.unacceptableStatus, "the server answered \(statusText(status))")
+        }
+        if let empty = EmptyPayload() as? Payload {
+            return empty
+        }
+        let payloadName = String(reflecting: Payload.self)
+        guard !body.isEmpty else {
+            throw failure(.decodingFailed,
+                "the server answered \(statusText(status)) with no body, but \(payloadName) is decoded from JSON; use EmptyPayload for endpoints that return nothing")
+        }
+        let contentType = response.value(forHTTPHeaderField: "Content-Type")
+        guard let contentType, isJSON(contentType) else {
+            throw failure(.unexpectedContentType,
+                "expected a JSON response for \(payloadName), but the server sent \(contentType.map { "Content-Type \($0)" } ?? "no Content-Type")")
+        }
+        do {
+            return try decoder.decode(Payload.self, from: body)
+        } catch let error as DecodingError {
+            throw failure(.decodingFailed, "could not decode \(payloadName): \(describe(error))", error)
+        } catch {
+            throw failure(.decodingFailed, "could not decode \(payloadName): \(error)", error)
+        }
+    }
+
+    /// `"POST /api/v2/purchase_cheer"`: the method and the percent-encoded path of `request`.
+    static func label(for request: URLRequest) -> String {
+        let method = request.httpMethod ?? "GET"
+        guard let url = request.url else { return method }
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        return "\(method) \(path.isEmpty ? "/" : path)"
+    }
+
+    /// `"404 Not Found"`.
+    static func statusText(_ status: Int) -> String {
+        let phrase = HTTPURLResponse.localizedString(forStatusCode: status)
+        return phrase.isEmpty ? "\(status)" : "\(status) \(phrase.capitalized)"
+    }
+
+    /// Whether a `Content-Type` value names JSON: `application/json` or any `+json` type.
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        let trimmed = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed == "application/json" || (trimmed.hasPrefix("application/") && trimmed.hasSuffix("+json"))
+    }
+
+    /// A sentence fragment naming what was wrong and where, e.g.
+    /// `the key "creator" is missing at history[0]`.
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            "the key \"\(key.stringValue)\" is missing at \(CodingPathText.render(context.codingPath))"
+        case .valueNotFound(let type, let context):
+            "expected \(type) but found null at \(CodingPathText.render(context.codingPath))"
+        case .typeMismatch(let type, let context):
+            "expected \(type) at \(CodingPathText.render(context.codingPath)) (\(context.debugDescription))"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            "the body is not valid JSON (\(context.debugDescription))"
+        case .dataCorrupted(let context):
+            "invalid value at \(CodingPathText.render(context.codingPath)) (\(context.debugDescription))"
+        @unknown default:
+            "\(error)"
+        }
+    }
+}

@@ -1,0 +1,323 @@
+import Foundation
+
+/// Reads an endpoint's properties as text: the values of its path placeholders and, for methods
+/// that send no body, its query parameters.
+///
+/// It works through `Encodable`, so it sees exactly what the endpoint's conformance encodes, and it
+/// follows the server encoder's key, date and data strategies, so that a property has the same name
+/// and format in a query as in a JSON body.
+///
+/// Query rules: `nil` is left out; arrays repeat their key (`tag=a&tag=b`); nested values are
+/// named `key[sub]`; `Bool` is `true`/`false`. Names and values are returned unencoded.
+final class ParameterEncoder {
+    /// Query parameters in the order they were encoded, not yet percent-encoded.
+    private(set) var queryItems: [(name: String, value: String)] = []
+    /// Placeholder name → the property's value, not yet percent-encoded.
+    private(set) var pathValues: [String: String] = [:]
+
+    private let keyStrategy: JSONEncoder.KeyEncodingStrategy
+    private let dateStrategy: JSONEncoder.DateEncodingStrategy
+    private let dataStrategy: JSONEncoder.DataEncodingStrategy
+    private let jsonEncoder: JSONEncoder
+    private let pathNames: Set<String>
+    private let collectsQuery: Bool
+
+    /// - Parameters:
+    ///   - encoder: The server's JSON encoder, whose strategies to follow.
+    ///   - pathNames: Top-level properties bound to path placeholders, by Swift name.
+    ///   - collectsQuery: Whether the other top-level properties become query parameters.
+    init(strategiesOf encoder: JSONEncoder, pathNames: Set<String>, collectsQuery: Bool) {
+        keyStrategy = encoder.keyEncodingStrategy
+        dateStrategy = encoder.dateEncodingStrategy
+        dataStrategy = encoder.dataEncodingStrategy
+        jsonEncoder = encoder
+        self.pathNames = pathNames
+        self.collectsQuery = collectsQuery
+    }
+
+    private init(sameStrategiesAs other: ParameterEncoder) {
+        keyStrategy = other.keyStrategy
+        dateStrategy = other.dateStrategy
+        dataStrategy = other.dataStrategy
+        jsonEncoder = other.jsonEncoder
+        pathNames = []
+        collectsQuery = true
+    }
+
+    /// Reads the properties of `value`, which must encode as a keyed container.
+    func encode(_ value: some Encodable) throws {
+        try value.encode(to: ParameterEncoding(parent: self, name: nil, codingPath: []))
+    }
+
+    // MARK: - Used by the containers
+
+    fileprivate func name(for key: some CodingKey, at codingPath: [any CodingKey]) -> String {
+        switch keyStrategy {
+        case .useDefaultKeys:
+            key.stringValue
+        case .convertToSnakeCase:
+            SnakeCase.convert(key.stringValue)
+        case .custom(let convert):
+            convert(codingPath + [key]).stringValue
+        @unknown default:
+            key.stringValue
+        }
+    }
+
+    /// Where a top-level property goes.
+    fileprivate enum Route { case path, query, nowhere }
+
+    fileprivate func route(for key: some CodingKey) -> Route {
+        if pathNames.contains(key.stringValue) { return .path }
+        return collectsQuery ? .query : .nowhere
+    }
+
+    fileprivate func append(_ value: String, as name: String?, at codingPath: [any CodingKey]) throws {
+        guard let name else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "Endpoint parameters must encode as a keyed container (a struct's properties), not a single value."
+            ))
+        }
+        queryItems.append((name, value))
+    }
+
+    fileprivate func bindPath(_ value: some Encodable, for key: some CodingKey) throws {
+        let capture = ParameterEncoder(sameStrategiesAs: self)
+        try ParameterEncoding(parent: capture, name: "", codingPath: [key]).encodeValue(value)
+        switch capture.queryItems.count {
+        case 0:
+            return  // nothing encoded (an empty list, say): reported as a missing placeholder value
+        case 1 where capture.queryItems[0].name.isEmpty:
+            pathValues[key.stringValue] = capture.queryItems[0].value
+        default:
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: [key],
+                debugDescription: "A path placeholder takes a single value such as a string or a number, not a list or an object."
+            ))
+        }
+    }
+
+    fileprivate func encodeDate(_ date: Date, with encoder: ParameterEncoding) throws {
+        // `if case` rather than `switch`: the strategy's cases differ between Apple's Foundation
+        // and swift-foundation (`.formatted` lives outside FoundationEssentials).
+        if case .iso8601 = dateStrategy {
+            try encoder.write(ISO8601.string(from: date))
+        } else if case .deferredToDate = dateStrategy {
+            try date.encode(to: encoder)
+        } else if case .secondsSince1970 = dateStrategy {
+            try encoder.write(date.timeIntervalSince1970)
+        } else if case .millisecondsSince1970 = dateStrategy {
+            try encoder.write(date.timeIntervalSince1970 * 1000)
+        } else if case .custom(let encode) = dateStrategy {
+            try encode(date, encoder)
+        } else {
+            // `.formatted(_:)` and strategies added later: let the JSON encoder write the date.
+            try encoder.write(jsonText(of: date))
+        }
+    }
+
+    /// A value as the JSON encoder writes it, without JSON quoting: `"2024-05-01"` → `2024-05-01`.
+    private func jsonText(of value: some Encodable) throws -> String {
+        let json = try jsonEncoder.encode([value])
+        if let strings = try? JSONDecoder().decode([String].self, from: json), let text = strings.first {
+            return text
+        }
+        return String(decoding: json.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    fileprivate func encodeData(_ data: Data, with encoder: ParameterEncoding) throws {
+        switch dataStrategy {
+        case .deferredToData:
+            try data.encode(to: encoder)
+        case .base64:
+            try encoder.write(data.base64EncodedString())
+        case .custom(let encode):
+            try encode(data, encoder)
+        @unknown default:
+            try encoder.write(data.base64EncodedString())
+        }
+    }
+}
+
+// MARK: - Encoder
+
+/// Encodes one value whose text goes under `name` (nil at the top level, where only keyed
+/// containers are allowed).
+private struct ParameterEncoding: Encoder {
+    let parent: ParameterEncoder
+    let name: String?
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedParameterContainer<Key>(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        UnkeyedParameterContainer(encoder: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleParameterContainer(encoder: self)
+    }
+
+    func child(for key: some CodingKey) -> ParameterEncoding {
+        let keyName = parent.name(for: key, at: codingPath)
+        let childName = name.map { "\($0)[\(keyName)]" } ?? keyName
+        return ParameterEncoding(parent: parent, name: childName, codingPath: codingPath + [key])
+    }
+
+    func write(_ text: String) throws {
+        try parent.append(text, as: name, at: codingPath)
+    }
+
+    func write(_ number: some BinaryFloatingPoint & LosslessStringConvertible) throws {
+        guard number.isFinite else {
+            throw EncodingError.invalidValue(number, EncodingError.Context(
+                codingPath: codingPath, debugDescription: "\(number) cannot be sent as a parameter."))
+        }
+        try write(number.description)
+    }
+
+    func encodeValue<Value: Encodable>(_ value: Value) throws {
+        switch value {
+        case let date as Date: try parent.encodeDate(date, with: self)
+        case let data as Data: try parent.encodeData(data, with: self)
+        case let url as URL: try write(url.absoluteString)
+        case let decimal as Decimal: try write(decimal.description)
+        default: try value.encode(to: self)
+        }
+    }
+}
+
+// MARK: - Containers
+
+private struct KeyedParameterContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: ParameterEncoding
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil(forKey key: Key) throws {}
+
+    mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+        try encodeProperty(value, forKey: key)
+    }
+
+    private func encodeProperty<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+        guard encoder.name == nil else {
+            return try encoder.child(for: key).encodeValue(value)
+        }
+        if value is Restful { return }  // the endpoint's own description never goes on the wire
+        switch encoder.parent.route(for: key) {
+        case .path: try encoder.parent.bindPath(value, for: key)
+        case .query: try encoder.child(for: key).encodeValue(value)
+        case .nowhere: return
+        }
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        encoder.child(for: key).container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        encoder.child(for: key).unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { encoder.child(for: SuperKey()) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.child(for: key) }
+}
+
+/// Array elements: each one is written under the array's own name, so the key repeats.
+private struct UnkeyedParameterContainer: UnkeyedEncodingContainer {
+    let encoder: ParameterEncoding
+    private(set) var count = 0
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    init(encoder: ParameterEncoding) {
+        self.encoder = encoder
+    }
+
+    private var element: ParameterEncoding {
+        ParameterEncoding(
+            parent: encoder.parent, name: encoder.name,
+            codingPath: encoder.codingPath + [IndexKey(intValue: count)])
+    }
+
+    mutating func encodeNil() throws { count += 1 }
+
+    mutating func encode<Value: Encodable>(_ value: Value) throws {
+        try element.encodeValue(value)
+        count += 1
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
+        defer { count += 1 }
+        return element.container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        defer { count += 1 }
+        return element.unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        defer { count += 1 }
+        return element
+    }
+}
+
+private struct SingleParameterContainer: SingleValueEncodingContainer {
+    let encoder: ParameterEncoding
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil() throws {}
+    mutating func encode(_ value: Bool) throws { try encoder.write(value ? "true" : "false") }
+    mutating func encode(_ value: String) throws { try encoder.write(value) }
+    mutating func encode(_ value: Double) throws { try encoder.write(value) }
+    mutating func encode(_ value: Float) throws { try encoder.write(value) }
+    mutating func encode(_ value: Int) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: Int8) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: Int16) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: Int32) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: Int64) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: UInt) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: UInt8) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: UInt16) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: UInt32) throws { try encoder.write(String(value)) }
+    mutating func encode(_ value: UInt64) throws { try encoder.write(String(value)) }
+    mutating func encode<Value: Encodable>(_ value: Value) throws { try encoder.encodeValue(value) }
+}
+
+private struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "\(intValue ?? 0)" }
+    init(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
+}
+
+private struct SuperKey: CodingKey {
+    var stringValue: String { "super" }
+    var intValue: Int? { nil }
+    init() {}
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+}

@@ -1,0 +1,57 @@
+/// A parsed endpoint path such as `repos/{owner}/{repo}/branches`.
+struct PathTemplate {
+    private enum Part {
+        case literal(Substring)
+        case placeholder(String)
+    }
+
+    private let parts: [Part]
+    /// The property names the placeholders bind, e.g. `["owner", "repo"]`.
+    let names: Set<String>
+
+    /// Parses `template`; `nil` when its braces do not pair up or a placeholder has no name.
+    init?(_ template: String) {
+        var parts: [Part] = []
+        var names: Set<String> = []
+        var rest = template[...]
+        while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
+            guard rest[open] == "{",
+                  let close = rest[open...].firstIndex(of: "}") else { return nil }
+            let name = rest[rest.index(after: open)..<close]
+            guard !name.isEmpty, !name.contains("{") else { return nil }
+            parts.append(.literal(rest[..<open]))
+            parts.append(.placeholder(String(name)))
+            names.insert(String(name))
+            rest = rest[rest.index(after: close)...]
+        }
+        parts.append(.literal(rest))
+        self.parts = parts
+        self.names = names
+    }
+
+    /// The path with each placeholder replaced by its value as one percent-encoded segment.
+    ///
+    /// - Returns: The path, or the name of the first placeholder with no value or an empty one.
+    func render(with values: [String: String]) -> Result<String, MissingValue> {
+        var path = ""
+        for part in parts {
+            switch part {
+            case .literal(let text):
+                path += text
+            case .placeholder(let name):
+                guard let value = values[name], !value.isEmpty else {
+                    return .failure(MissingValue(name: name, isEmpty: values[name] != nil))
+                }
+                path += PercentEncoding.encodeSegment(value)
+            }
+        }
+        return .success(path)
+    }
+
+    /// A placeholder the endpoint gave no usable value for.
+    struct MissingValue: Error {
+        let name: String
+        /// Whether the property exists but is an empty string.
+        let isEmpty: Bool
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns an endpoint into the `URLRequest` that a server's transport sends.
+///
+/// URL = origin + path prefix (with `{version}`) + `/` + path (placeholders filled). Methods that
+/// send a body get the remaining properties as JSON; the others get them as the query string.
+enum RequestBuilder {
+    static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> URLRequest {
+        let restful = endpoint.endpoint
+        let method = restful.method
+        let prefix = expandedPrefix(server.pathPrefix, version: restful.version)
+        func failure(_ reason: String, _ underlying: (any Error)? = nil) -> EndpointError {
+            EndpointError(
+                kind: .invalidRequest, endpoint: "\(method) \(prefix)/\(trimmedPath(restful.path))",
+                reason: reason, underlyingError: underlying)
+        }
+
+        guard let template = PathTemplate(trimmedPath(restful.path)) else {
+            throw failure("the path template \"\(restful.path)\" has unbalanced braces or an empty {}")
+        }
+        let sendsBody = method.sendsParametersInBody
+        var pathValues: [String: String] = [:]
+        var query = ""
+        if !template.names.isEmpty || !sendsBody {
+            let parameters = ParameterEncoder(
+                strategiesOf: server.encoder, pathNames: template.names, collectsQuery: !sendsBody)
+            do {
+                try parameters.encode(endpoint)
+            } catch {
+                throw failure("the parameters could not be encoded: \(describe(error))", error)
+            }
+            pathValues = parameters.pathValues
+            query = queryString(parameters.queryItems)
+        }
+
+        let path: String
+        switch template.render(with: pathValues) {
+        case .success(let rendered):
+            path = rendered
+        case .failure(let missing):
+            throw failure(missing.isEmpty
+                ? "the path parameter \"\(missing.name)\" is an empty string"
+                : "the path placeholder {\(missing.name)} has no value: \(E.self) needs a non-nil property named \"\(missing.name)\"")
+        }
+
+        var urlString = server.origin.absoluteString
+        if urlString.hasSuffix("/") { urlString.removeLast() }
+        urlString += prefix
+        urlString += "/"
+        urlString += path
+        if !query.isEmpty {
+            urlString += "?"
+            urlString += query
+        }
+        guard let url = URL(string: urlString) else {
+            throw failure("\"\(urlString)\" is not a valid URL")
+        }
+
+        var request = URLRequest(url: url)
+        request.httpMethod = method.rawValue
+        var headers = server.headers
+        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
+            headers["Accept"] = "application/json"
+        }
+        if sendsBody {
+            do {
+                request.httpBody = try server.encoder.encode(BodyEncoding(value: endpoint, excludedKeys: template.names))
+            } catch {
+                throw failure("the body could not be encoded: \(describe(error))", error)
+            }
+            headers["Content-Type"] = "application/json"
+        }
+        request.allHTTPHeaderFields = headers
+        return request
+    }
+
+    /// `/api/v{version}` → `/api/v2`; always with a leading slash and no trailing one, or empty.
+    static func expandedPrefix(_ prefix: String, version: Int) -> String {
+        var expanded = prefix.contains("{") ? prefix.replacingOccurrences(of: "{version}", with: String(version)) : prefix
+        while expanded.hasSuffix("/") { expanded.removeLast() }
+        if !expanded.isEmpty && !expanded.hasPrefix("/") { expanded.insert("/", at: expanded.startIndex) }
+        return expanded
+    }
+
+    private static func trimmedPath(_ path: String) -> String {
+        path.hasPrefix("/") ? String(path.drop(while: { $0 == "/" })) : path
+    }
+
+    private static func queryString(_ items: [(name: String, value: String)]) -> String {
+        var query = ""
+        for (name, value) in items {
+            if !query.isEmpty { query += "&" }
+            query += PercentEncoding.encode(name)
+            query += "="
+            query += PercentEncoding.encode(value)
+        }
+        return query
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard case EncodingError.invalidValue(_, let context) = error else {
+            return "\(error)"
+        }
+        let path = CodingPathText.render(context.codingPath)
+        return "\(context.debugDescription) (at \(path))"
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A REST endpoint declared as a struct: its method and path, its parameters and its result.
+///
+/// Conform a struct, give it a ``Restful`` value named `endpoint`, its parameters as properties, and
+/// name the type it returns. Then call it in one line:
+///
+/// ```swift
+/// struct PurchaseCheer: Endpoint {
+///     let endpoint = Restful(.post, "purchase_cheer", version: 2)  // POST /api/v2/purchase_cheer
+///     let identifier: String
+///     let transactionId: UInt64
+///     struct ReturnPayloadType: Decodable, Sendable { let balance: Int }
+/// }
+///
+/// let balance = try await PurchaseCheer(identifier: id, transactionId: tid).response.balance
+/// ```
+///
+/// Where each property goes:
+/// - `{name}` in the path binds the property `name`, as one percent-encoded path segment.
+/// - For `GET`, `HEAD`, `DELETE` and `OPTIONS` the other properties form the query string
+///   (snake_case keys, `nil` left out, arrays as repeated keys, nested values as `key[sub]`).
+/// - For `POST`, `PUT` and `PATCH` they form a JSON body (snake_case keys, `nil` left out).
+/// - The `endpoint` property itself is never sent.
+public protocol Endpoint: Encodable, Sendable {
+    /// What the endpoint returns: any `Decodable` read from JSON, or ``EmptyPayload``.
+    associatedtype ReturnPayloadType: Decodable & Sendable
+
+    /// The HTTP method and path, e.g. `Restful(.get, "repos/{owner}/{repo}/branches")`.
+    ///
+    /// Declare it as a stored `let endpoint = Restful(...)` or as a computed property.
+    var endpoint: Restful { get }
+}
+
+// MARK: - API
+
+extension Endpoint {
+    /// Calls the endpoint on ``Server/default`` and returns its payload.
+    ///
+    /// ```swift
+    /// let result = try await PurchaseCheer(identifier: id, transactionId: tid).call()
+    /// ```
+    ///
+    /// - Throws: ``EndpointError`` when the call fails (including when no default server is set),
+    ///   `CancellationError` when the calling task is cancelled.
+    public func call() async throws -> ReturnPayloadType {
+        guard let server = Server.default else {
+            throw EndpointError(
+                kind: .invalidRequest,
+                endpoint: endpoint.description,
+                reason: "no server is configured: set Server.default at start-up, or use call(on:)")
+        }
+        return try await call(on: server)
+    }
+
+    /// Calls the endpoint on `server` and returns its payload.
+    ///
+    /// ```swift
+    /// let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+    /// let branches = try await ListBranches(owner: "apple", repo: "swift", perPage: 30).call(on: github)
+    /// ```
+    ///
+    /// - Throws: ``EndpointError`` when the call fails, `CancellationError` when the calling task
+    ///   is cancelled.
+    public func call(on server: Server) async throws -> ReturnPayloadType {
+        let request = try RequestBuilder.request(for: self, on: server)
+        let body: Data
+        let response: HTTPURLResponse
+        do {
+            (body, response) = try await server.transport.send(request)
+        } catch {
+            throw Self.transportFailure(error, request: request)
+        }
+        return try ResponseDecoder.decode(
+            ReturnPayloadType.self, from: body, response: response, request: request, decoder: server.decoder)
+    }
+
+    /// The payload of a call on ``Server/default``: the one-line form of ``call()``.
+    ///
+    /// ```swift
+    /// let balance = try await PurchaseCheer(identifier: id, transactionId: tid).response.balance
+    /// ```
+    public var response: ReturnPayloadType {
+        get async throws { try await call() }
+    }
+}
+
+extension Endpoint {
+    /// A transport error as the caller sees it: cancellation stays cancellation, and everything
+    /// else becomes an ``EndpointError`` naming the endpoint.
+    static func transportFailure(_ error: any Error, request: URLRequest) -> any Error {
+        if error is CancellationError || error is EndpointError {
+            return error
+        }
+        if Task.isCancelled, let urlError = error as? URLError, urlError.code == .cancelled {
+            return CancellationError()
+        }
+        let detail = (error as? URLError).map { "\($0.code) (\($0.localizedDescription))" } ?? "\(error)"
+        return EndpointError(
+            kind: .transportFailed, endpoint: ResponseDecoder.label(for: request),
+            reason: "the request failed: \(detail)", request: request, underlyingError: error)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The error an endpoint call throws when it cannot produce its payload.
+///
+/// Every failure carries the endpoint it came from, a ``Kind`` to branch on, and whatever context
+/// existed at the time: the request, the response, its body and the underlying error. Its
+/// ``description`` is a sentence a person can act on.
+///
+/// ```swift
+/// do {
+///     let balance = try await PurchaseCheer(identifier: id, transactionId: tid).response.balance
+/// } catch let error as EndpointError where error.statusCode == 402 {
+///     showPaywall()
+/// } catch let error as EndpointError {
+///     print(error)  // POST /api/v2/purchase_cheer: the server answered 500 Internal Server Error. …
+/// }
+/// ```
+///
+/// Cancelling the calling task throws `CancellationError`, not `EndpointError`.
+public struct EndpointError: Error, CustomStringConvertible {
+    /// What went wrong, in broad terms.
+    public let kind: Kind
+    /// The method and path of the call, e.g. `"POST /api/v2/purchase_cheer"`.
+    public let endpoint: String
+    /// What went wrong, as a sentence fragment, without the endpoint or the body.
+    public let reason: String
+    /// The request, when it was built.
+    public let request: URLRequest?
+    /// The response, when one arrived.
+    public let response: HTTPURLResponse?
+    /// The response body, when a response arrived (possibly empty).
+    public let responseBody: Data?
+    /// The error that caused this one, such as a `DecodingError`, `EncodingError` or `URLError`.
+    public let underlyingError: (any Error)?
+
+    /// Creates an error. EndpointKit creates these for you; the initializer exists for transports,
+    /// mocks and tests.
+    ///
+    /// ```swift
+    /// throw EndpointError(kind: .transportFailed, endpoint: "GET /api/v1/me", reason: "offline")
+    /// ```
+    public init(
+        kind: Kind,
+        endpoint: String,
+        reason: String,
+        request: URLRequest? = nil,
+        response: HTTPURLResponse? = nil,
+        responseBody: Data? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
+        self.kind = kind
+        self.endpoint = endpoint
+        self.reason = reason
+        self.request = request
+        self.response = response
+        self.responseBody = responseBody
+        self.underlyingError = underlyingError
+    }
+
+    /// The HTTP status code of the response, when one arrived.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// The decoding failure, with its coding path, when the payload could not be decoded.
+    public var decodingError: DecodingError? { underlyingError as? DecodingError }
+
+    /// A sentence naming the endpoint, what went wrong and the start of the response body.
+    ///
+    /// For example: `GET /api/v1/cheer_history: could not decode CheerHistory.ReturnPayloadType:
+    /// the key "creator" is missing at history[0]. Response body (41 bytes): {"history":[{}]}`
+    public var description: String {
+        var text = "\(endpoint): \(reason)."
+        if let responseBody, !responseBody.isEmpty {
+            text += " Response body (\(responseBody.count) bytes): \(Self.snippet(of: responseBody))"
+        }
+        return text
+    }
+
+    /// At most `limit` bytes of a body as text, with a note of how much was left out.
+    static func snippet(of body: Data, limit: Int = 512) -> String {
+        let text = String(decoding: body.prefix(limit), as: UTF8.self)
+        return body.count > limit ? "\(text)… (\(body.count - limit) more bytes)" : text
+    }
+}
+
+extension EndpointError {
+    /// A broad category of ``EndpointError``, to branch on.
+    ///
+    /// ```swift
+    /// if error.kind == .unacceptableStatus, error.statusCode == 404 { … }
+    /// ```
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// A short name of the kind, e.g. `"unacceptableStatus"`.
+        public let description: String
+
+        /// The request could not be built, so nothing was sent: no server was configured, a path
+        /// parameter is missing, or the URL or a parameter is invalid.
+        public static let invalidRequest = Kind(description: "invalidRequest")
+        /// The server answered with a status outside 200–299.
+        public static let unacceptableStatus = Kind(description: "unacceptableStatus")
+        /// The server answered with a content type the payload cannot be read from.
+        public static let unexpectedContentType = Kind(description: "unexpectedContentType")
+        /// The body could not be decoded as the endpoint's `ReturnPayloadType`.
+        public static let decodingFailed = Kind(description: "decodingFailed")
+        /// The request did not complete: connection refused, timed out, offline, TLS failure, ….
+        public static let transportFailed = Kind(description: "transportFailed")
+    }
+}
+
+extension EndpointError: LocalizedError {
+    /// The same sentence as ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
+}

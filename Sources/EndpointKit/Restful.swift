@@ -1,0 +1,53 @@
+/// The HTTP method and path of an endpoint.
+///
+/// The path is relative to the server's path prefix (by default `/api/v{version}`), and may name
+/// properties of the endpoint in braces; each placeholder is replaced by that property's value as
+/// one percent-encoded path segment.
+///
+/// ```swift
+/// struct PurchaseCheer: Endpoint {
+///     let endpoint = Restful(.post, "purchase_cheer", version: 2)  // POST /api/v2/purchase_cheer
+///     // …
+/// }
+///
+/// struct ListBranches: Endpoint {
+///     var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/branches") }
+///     let owner: String
+///     let repo: String
+///     // …
+/// }
+/// ```
+///
+/// `Restful` never appears on the wire: EndpointKit leaves it out of the query string and body.
+public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// The HTTP method.
+    public let method: HTTPMethod
+    /// The path template relative to the server's prefix, e.g. `"repos/{owner}/{repo}/branches"`.
+    public let path: String
+    /// The API version, substituted for `{version}` in the server's path prefix.
+    public let version: Int
+
+    /// Creates an endpoint description.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method, e.g. `.get`.
+    ///   - path: The path below the server's prefix; `{name}` binds the property `name`.
+    ///   - version: The API version for the server's `{version}` prefix. Defaults to 1.
+    public init(_ method: HTTPMethod, _ path: String, version: Int = 1) {
+        self.method = method
+        self.path = path
+        self.version = version
+    }
+
+    /// The method and path template, e.g. `"GET repos/{owner}/{repo}/branches"`.
+    public var description: String { "\(method) \(path)" }
+
+    /// Encodes the description as a single string.
+    ///
+    /// EndpointKit itself never sends this value; the conformance exists so that endpoints declaring
+    /// `let endpoint = Restful(...)` keep their synthesized `Encodable` conformance.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

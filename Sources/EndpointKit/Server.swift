@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where endpoints are sent, and how: the origin, the versioned path prefix, the transport, the
+/// JSON coders and the headers every request carries.
+///
+/// Set ``default`` once at start-up and call endpoints with `call()` or `response`; pass another
+/// server to `call(on:)` when an app talks to more than one API.
+///
+/// ```swift
+/// Server.default = Server(origin: URL(string: "https://reiterate.app")!)
+/// let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+/// ```
+public struct Server: Sendable {
+    /// The scheme, host, port and optional base path, e.g. `https://example.com/base`.
+    public var origin: URL
+    /// The prefix between the origin and an endpoint's path; `{version}` is replaced by the
+    /// endpoint's version. `""` gives an unversioned API.
+    public var pathPrefix: String
+    /// What sends requests. Defaults to ``URLSessionTransport/shared``.
+    public var transport: any HTTPTransport
+    /// Encodes JSON bodies; its key and date strategies also shape query strings.
+    public var encoder: JSONEncoder
+    /// Decodes JSON payloads.
+    public var decoder: JSONDecoder
+    /// Headers sent with every request, such as `User-Agent`. `Accept: application/json` is sent
+    /// unless this sets another `Accept`.
+    public var headers: [String: String]
+
+    /// Creates a server.
+    ///
+    /// ```swift
+    /// let server = Server(
+    ///     origin: URL(string: "https://reiterate.app")!,
+    ///     headers: ["User-Agent": "Reiterate/3.1"]
+    /// )
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - origin: The scheme, host, port and optional base path.
+    ///   - pathPrefix: Put between the origin and each endpoint's path, with `{version}` replaced.
+    ///   - transport: What sends requests; the default is a URLSession configured by EndpointKit.
+    ///   - encoder: Encodes bodies and shapes query strings; snake_case keys and ISO-8601 dates.
+    ///   - decoder: Decodes payloads; snake_case keys and ISO-8601 dates with optional fractions.
+    ///   - headers: Sent with every request.
+    public init(
+        origin: URL,
+        pathPrefix: String = "/api/v{version}",
+        transport: any HTTPTransport = URLSessionTransport.shared,
+        encoder: JSONEncoder = Server.makeEncoder(),
+        decoder: JSONDecoder = Server.makeDecoder(),
+        headers: [String: String] = ["User-Agent": Server.userAgent]
+    ) {
+        self.origin = origin
+        self.pathPrefix = pathPrefix
+        self.transport = transport
+        self.encoder = encoder
+        self.decoder = decoder
+        self.headers = headers
+    }
+
+    /// The `User-Agent` EndpointKit sends unless told otherwise.
+    public static let userAgent = "EndpointKit/0.1"
+}
+
+// MARK: - Default coders
+
+extension Server {
+    /// A new encoder with EndpointKit's defaults: snake_case keys, ISO-8601 dates in UTC.
+    ///
+    /// ```swift
+    /// let encoder = Server.makeEncoder()
+    /// encoder.outputFormatting = .sortedKeys
+    /// let server = Server(origin: origin, encoder: encoder)
+    /// ```
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    /// A new decoder with EndpointKit's defaults: snake_case keys, ISO-8601 dates with or without
+    /// fractional seconds.
+    ///
+    /// ```swift
+    /// let decoder = Server.makeDecoder()
+    /// decoder.keyDecodingStrategy = .useDefaultKeys
+    /// let server = Server(origin: origin, decoder: decoder)
+    /// ```
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .custom(ISO8601.decode)
+        return decoder
+    }
+}
+
+// MARK: - The default server
+
+extension Server {
+    /// The server that `call()` and `response` use.
+    ///
+    /// Set it once at start-up. Within ``withDefault(_:operation:)`` it reads as the server given
+    /// there, for that task and its child tasks only.
+    ///
+    /// ```swift
+    /// Server.default = Server(origin: URL(string: "https://reiterate.app")!)
+    /// ```
+    public static var `default`: Server? {
+        get { taskDefault ?? globalDefault.value }
+        set { globalDefault.value = newValue }
+    }
+
+    /// Runs `operation` with ``default`` reading as `server` for the current task and its children.
+    ///
+    /// Tests and previews use it to swap the server without touching global state:
+    ///
+    /// ```swift
+    /// let balance = try await Server.withDefault(mockServer) {
+    ///     try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
+    /// }
+    /// ```
+    public static func withDefault<Result: Sendable>(
+        _ server: Server,
+        operation: () async throws -> Result
+    ) async rethrows -> Result {
+        try await $taskDefault.withValue(server, operation: operation)
+    }
+
+    @TaskLocal static var taskDefault: Server?
+    private static let globalDefault = Locked<Server?>(nil)
+}

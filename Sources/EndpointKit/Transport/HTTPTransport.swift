@@ -1,0 +1,43 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends a request and returns the response: the one seam between EndpointKit and an HTTP stack.
+///
+/// EndpointKit builds the `URLRequest` (URL, method, headers, body) and decodes what comes back;
+/// a transport only moves bytes. The default is ``URLSessionTransport``. Conform your own type to
+/// serve canned answers in unit tests, or to use another HTTP client.
+///
+/// ```swift
+/// struct CannedTransport: HTTPTransport {
+///     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+///         let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil,
+///                                        headerFields: ["Content-Type": "application/json"])!
+///         return (Data(#"{"balance":200}"#.utf8), response)
+///     }
+/// }
+/// let server = Server(origin: URL(string: "https://example.com")!, transport: CannedTransport())
+/// ```
+///
+/// A transport reports a failed exchange by throwing (a `URLError`, say); EndpointKit wraps it in
+/// an ``EndpointError`` of kind ``EndpointError/Kind/transportFailed``. It reports cancellation
+/// of the calling task by throwing `CancellationError`. Any HTTP status is a response, not an error.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response body and metadata.
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}
+
+extension URLSession: HTTPTransport {
+    /// Sends `request` with `data(for:)`.
+    ///
+    /// On Linux a bare `URLSession` keeps swift-corelibs-foundation's traps (a 401 Basic challenge
+    /// hangs, 307/308 redirects drop bodies); prefer ``URLSessionTransport``.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await data(for: request)
+        guard let http = response as? HTTPURLResponse else {
+            throw URLError(.badServerResponse)
+        }
+        return (data, http)
+    }
+}

@@ -1,0 +1,116 @@
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Failures from a real server: each is a typed error that names what went wrong, promptly.
+@Suite struct FailureTests {
+    let loopback: LoopbackServer
+    init() throws { loopback = try LoopbackServer.shared() }
+
+    @Test(arguments: [404, 422, 500, 503])
+    func `a non-2xx status throws with the status and the body`(status: Int) async throws {
+        let body = #"{"error":"nope \#(status)"}"#
+        let error = try await #require(throws: EndpointError.self) {
+            try await Respond<Balance>(status: status, type: "application/json", body: body)
+                .call(on: loopback.server())
+        }
+        #expect(error.kind == .unacceptableStatus)
+        #expect(error.statusCode == status)
+        #expect(error.responseBody == Data(body.utf8))
+        #expect(error.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(error.description.hasPrefix("GET /respond: the server answered \(status) "))
+        #expect(error.description.hasSuffix("Response body (\(body.utf8.count) bytes): \(body)"))
+    }
+
+    @Test func `an HTML page for a JSON endpoint is an unexpected content type`() async throws {
+        let page = "<html><body>Maintenance</body></html>"
+        let error = try await #require(throws: EndpointError.self) {
+            try await Respond<Balance>(status: 200, type: "text/html; charset=utf-8", body: page)
+                .call(on: loopback.server())
+        }
+        #expect(error.kind == .unexpectedContentType)
+        #expect(error.statusCode == 200)
+        #expect(error.responseBody == Data(page.utf8))
+        #expect(error.description.contains("the server sent Content-Type text/html; charset=utf-8"))
+    }
+
+    @Test func `JSON of the wrong shape names the missing key and keeps the body`() async throws {
+        let error = try await #require(throws: EndpointError.self) {
+            try await Respond<Balance>(status: 200, type: "application/json", body: #"{"credits":5}"#)
+                .call(on: loopback.server())
+        }
+        #expect(error.kind == .decodingFailed)
+        guard case .keyNotFound(let key, _) = try #require(error.decodingError) else {
+            Issue.record("expected keyNotFound, got \(String(describing: error.decodingError))")
+            return
+        }
+        #expect(key.stringValue == "balance")
+        #expect(error.responseBody == Data(#"{"credits":5}"#.utf8))
+        #expect(error.description.contains(#"the key "balance" is missing at the top level"#))
+    }
+
+    struct Protected: Endpoint {
+        var endpoint: Restful { Restful(.get, "basic-auth") }
+        typealias ReturnPayloadType = Balance
+    }
+
+    @Test func `a 401 with a Basic challenge returns promptly as a 401`() async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = try await #require(throws: EndpointError.self) {
+            try await Protected().call(on: loopback.server())
+        }
+        #expect(clock.now - started < .seconds(5))
+        #expect(error.kind == .unacceptableStatus)
+        #expect(error.statusCode == 401)
+        #expect(error.response?.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="tests""#)
+    }
+
+    struct Slow: Endpoint {
+        var endpoint: Restful { Restful(.get, "slow") }
+        let seconds: Double
+        typealias ReturnPayloadType = Balance
+    }
+
+    @Test func `cancelling the task cancels the request within a second`() async throws {
+        let server = loopback.server()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let call = Task { try await Slow(seconds: 10).call(on: server) }
+        try await Task.sleep(for: .milliseconds(300))
+        call.cancel()
+        let result = await call.result
+        let elapsed = clock.now - started
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(elapsed < .milliseconds(1300), "took \(elapsed)")
+    }
+
+    @Test func `the resource timeout bounds the whole exchange`() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForResource = 1
+        let server = loopback.server(transport: URLSessionTransport(configuration: configuration))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = try await #require(throws: EndpointError.self) {
+            try await Slow(seconds: 10).call(on: server)
+        }
+        #expect(clock.now - started < .seconds(3))
+        #expect(error.kind == .transportFailed)
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+    }
+
+    @Test func `connection refused is a transport failure naming the endpoint`() async throws {
+        let closedPort = try ClosedPort.find()
+        let server = Server(origin: URL(string: "http://127.0.0.1:\(closedPort)")!, pathPrefix: "/api/v{version}")
+        let error = try await #require(throws: EndpointError.self) {
+            try await Slow(seconds: 0).call(on: server)
+        }
+        #expect(error.kind == .transportFailed)
+        #expect(error.statusCode == nil)
+        #expect((error.underlyingError as? URLError)?.code == .cannotConnectToHost)
+        #expect(error.description.hasPrefix("GET /api/v1/slow: the request failed: "))
+    }
+}

@@ -1,0 +1,50 @@
+import EndpointKit
+import Testing
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the loopback server's echo route reports about the request it received.
+struct Echo: Decodable, Sendable {
+    let method: String
+    /// The request target exactly as it arrived: percent-encoding intact.
+    let target: String
+    /// The path, percent-decoded by the server.
+    let path: String
+    /// The query as Python's `parse_qs` reads it.
+    let query: [String: [String]]
+    /// Header names lowercased.
+    let headers: [String: String]
+    let body: String
+}
+
+extension LoopbackServer {
+    /// An unversioned EndpointKit server for the loopback server. Its decoder keeps keys as they
+    /// are, because the echo's `query` and `headers` dictionaries have arbitrary keys.
+    func server(
+        pathPrefix: String = "",
+        headers: [String: String] = ["User-Agent": Server.userAgent],
+        transport: any HTTPTransport = URLSessionTransport.shared
+    ) -> Server {
+        Server(origin: origin, pathPrefix: pathPrefix, transport: transport, decoder: JSONDecoder(), headers: headers)
+    }
+}
+
+/// Any status, content type and body, chosen by the caller.
+struct Respond<ReturnPayloadType: Decodable & Sendable>: Endpoint {
+    var endpoint: Restful { Restful(.get, "respond") }
+    let status: Int
+    let type: String
+    let body: String
+}
+
+/// A payload the tests expect and the server may or may not deliver.
+struct Balance: Decodable, Sendable, Equatable {
+    let balance: Int
+}
+
+/// A JSON object's text as a dictionary that compares by value, whatever the key order.
+func jsonObject(_ text: String) throws -> NSDictionary {
+    try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The real HTTP server the integration tests talk to: `Server/loopback_server.py`, started once
+/// per test process on two free ports of 127.0.0.1, and stopped when the process ends (the server
+/// exits when its standard input closes).
+///
+/// Starting it fails the tests that need it; they are never skipped.
+struct LoopbackServer: Sendable {
+    /// The main port.
+    let port: Int
+    /// A second port: another origin, for redirect tests.
+    let otherPort: Int
+
+    var origin: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var otherOrigin: URL { URL(string: "http://127.0.0.1:\(otherPort)")! }
+
+    /// The server, started on first use.
+    static func shared() throws -> LoopbackServer {
+        try started.get()
+    }
+
+    private static let started = Result { try LoopbackServer.start() }
+
+    // Keeps the child process and the write end of its stdin open for the life of the test
+    // process. Written once, inside the initializer of `started`, which Swift runs exactly once.
+    nonisolated(unsafe) private static var keptAlive: [AnyObject] = []
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func start() throws -> LoopbackServer {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .appendingPathComponent("Server/loopback_server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            throw StartFailure(description: "Could not start python3 \(script.path): \(error)")
+        }
+        keptAlive = [process, input, output]
+
+        var line = Data()
+        let reader = output.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty {
+                throw StartFailure(description: "The loopback server exited before it was ready (is python3 installed?).")
+            }
+            line.append(chunk)
+        }
+        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard words.count == 3, words[0] == "READY", let port = Int(words[1]), let otherPort = Int(words[2]) else {
+            throw StartFailure(description: "The loopback server said \(String(decoding: line, as: UTF8.self)).")
+        }
+        return LoopbackServer(port: port, otherPort: otherPort)
+    }
+}

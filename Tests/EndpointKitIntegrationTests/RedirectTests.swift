@@ -1,0 +1,77 @@
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Redirects as URLSession on Linux gets them wrong, and as EndpointKit fixes them.
+@Suite struct RedirectTests {
+    let loopback: LoopbackServer
+    init() throws { loopback = try LoopbackServer.shared() }
+
+    struct Post: Endpoint {
+        let endpoint: Restful
+        let identifier: String
+        let amount: Int
+        typealias ReturnPayloadType = Echo
+    }
+
+    static let secretHeaders = [
+        "User-Agent": Server.userAgent, "Authorization": "Bearer s3cret", "Cookie": "session=abc",
+    ]
+
+    @Test(arguments: [307, 308])
+    func `a redirected POST arrives with its body and method`(status: Int) async throws {
+        let echo = try await Post(endpoint: Restful(.post, "redirect/\(status)/landed/here"), identifier: "é+&", amount: 5)
+            .call(on: loopback.server(headers: Self.secretHeaders))
+        #expect(echo.method == "POST")
+        #expect(echo.target == "/landed/here")
+        #expect(try jsonObject(echo.body) == ["identifier": "é+&", "amount": 5])
+        #expect(echo.headers["content-type"] == "application/json")
+        #expect(echo.headers["authorization"] == "Bearer s3cret")  // same origin keeps credentials
+    }
+
+    @Test(arguments: [307, 308])
+    func `a POST redirected to another origin keeps its body but not its credentials`(status: Int) async throws {
+        let echo = try await Post(endpoint: Restful(.post, "redirect-away/\(status)/elsewhere"), identifier: "x", amount: 1)
+            .call(on: loopback.server(headers: Self.secretHeaders))
+        #expect(echo.target == "/elsewhere")
+        #expect(echo.headers["host"] == "127.0.0.1:\(loopback.otherPort)")
+        #expect(try jsonObject(echo.body) == ["identifier": "x", "amount": 1])
+        #expect(echo.headers["authorization"] == nil)
+        #expect(echo.headers["cookie"] == nil)
+    }
+
+    struct Get: Endpoint {
+        let endpoint: Restful
+        typealias ReturnPayloadType = Echo
+    }
+
+    @Test(arguments: [301, 302, 303, 307, 308])
+    func `a GET redirected to another origin drops its credentials`(status: Int) async throws {
+        let echo = try await Get(endpoint: Restful(.get, "redirect-away/\(status)/public"))
+            .call(on: loopback.server(headers: Self.secretHeaders))
+        #expect(echo.headers["host"] == "127.0.0.1:\(loopback.otherPort)")
+        #expect(echo.target == "/public")
+        #expect(echo.headers["authorization"] == nil)
+        #expect(echo.headers["cookie"] == nil)
+        #expect(echo.headers["accept"] == "application/json")
+    }
+
+    @Test func `a GET redirected within the origin keeps its credentials`() async throws {
+        let echo = try await Get(endpoint: Restful(.get, "redirect/302/inside"))
+            .call(on: loopback.server(headers: Self.secretHeaders))
+        #expect(echo.target == "/inside")
+        #expect(echo.headers["authorization"] == "Bearer s3cret")
+    }
+
+    @Test func `a redirect loop ends with a clear error`() async throws {
+        let error = try await #require(throws: EndpointError.self) {
+            try await Post(endpoint: Restful(.post, "redirect/307/redirect/307/redirect/307/x"), identifier: "x", amount: 1)
+                .call(on: loopback.server(transport: URLSessionTransport(maximumRedirects: 2)))
+        }
+        #expect(error.kind == .transportFailed)
+        #expect((error.underlyingError as? URLError)?.code == .httpTooManyRedirects)
+    }
+}
