@@ -98,7 +98,7 @@ extension Endpoint {
         if Task.isCancelled, let urlError = error as? URLError, urlError.code == .cancelled {
             return CancellationError()
         }
-        let detail = (error as? URLError).map { "\($0.code) (\($0.localizedDescription))" } ?? "\(error)"
+        let detail = (error as? URLError)?.explanation ?? "\(error)"
         return EndpointError(
             kind: .transportFailed, endpoint: ResponseDecoder.label(for: request),
             reason: "the request failed: \(detail)", request: request, underlyingError: error)

@@ -186,7 +186,28 @@ private struct ParameterEncoding: Encoder {
         case let data as Data: try parent.encodeData(data, with: self)
         case let url as URL: try write(url.absoluteString)
         case let decimal as Decimal: try write(decimal.description)
+        case let dictionary as any StringKeyedDictionary: try dictionary.encodeEntries(to: self)
         default: try value.encode(to: self)
+        }
+    }
+
+    /// The encoder for a dictionary entry: its key is data, so it is used as it is (as
+    /// `JSONEncoder` does), without the key strategy.
+    func child(forDictionaryKey key: String) -> ParameterEncoding {
+        ParameterEncoding(parent: parent, name: name.map { "\($0)[\(key)]" } ?? key, codingPath: codingPath + [DictionaryKey(key)])
+    }
+}
+
+/// `[String: some Encodable]`, whose keys are data rather than property names.
+private protocol StringKeyedDictionary {
+    func encodeEntries(to encoder: ParameterEncoding) throws
+}
+
+extension Dictionary: StringKeyedDictionary where Key == String, Value: Encodable {
+    /// Entries in key order, so the same dictionary always gives the same query.
+    fileprivate func encodeEntries(to encoder: ParameterEncoding) throws {
+        for (key, value) in sorted(by: { $0.key < $1.key }) {
+            try encoder.child(forDictionaryKey: key).encodeValue(value)
         }
     }
 }
@@ -312,6 +333,14 @@ private struct IndexKey: CodingKey {
     var stringValue: String { "\(intValue ?? 0)" }
     init(intValue: Int) { self.intValue = intValue }
     init?(stringValue: String) { nil }
+}
+
+private struct DictionaryKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ key: String) { stringValue = key }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 private struct SuperKey: CodingKey {

@@ -3,28 +3,32 @@
 enum SnakeCase {
     /// `transactionId` → `transaction_id`, `userID` → `user_id`, `myURLValue` → `my_url_value`.
     ///
-    /// Words end where a lowercase letter meets an uppercase one, and where a run of capitals meets
-    /// a lowercase letter (the last capital starts the next word). Each word is lowercased and words
-    /// are joined with `_`; other characters, leading and trailing underscores stay as they are.
+    /// Words end where a lowercase letter meets an uppercase one (Unicode categories Lu and Lt),
+    /// and where a run of capitals meets a lowercase letter (Ll): the last capital starts the next
+    /// word. Each word is lowercased and words are joined with `_`; other characters, leading and
+    /// trailing underscores stay as they are. Like Foundation, it steps over whole characters
+    /// (grapheme clusters) around a capital, so `É` written with a combining accent is one letter.
     static func convert(_ key: String) -> String {
-        let scalars = Array(key.unicodeScalars)
-        guard scalars.count > 1, scalars.dropFirst().contains(where: isUpper) else {
-            return key
+        if key.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
+            return key  // the common case: nothing to split or lowercase
         }
+        let scalars = Array(key.unicodeScalars)
+        let characterStarts = characterBoundaries(of: key)
         var words: [Range<Int>] = []
         var wordStart = 0
-        var searchFrom = 1
+        var searchFrom = characterStarts.count > 1 ? characterStarts[1] : scalars.count
         while let upper = scalars[searchFrom...].firstIndex(where: isUpper) {
             words.append(wordStart..<upper)
             guard let lower = scalars[upper...].firstIndex(where: isLower) else {
                 wordStart = upper
                 break
             }
-            if lower == upper + 1 {
+            if lower == boundary(after: upper, in: characterStarts) {
                 wordStart = upper
             } else {
-                words.append(upper..<(lower - 1))
-                wordStart = lower - 1
+                let lastCapital = boundary(before: lower, in: characterStarts)
+                words.append(upper..<lastCapital)
+                wordStart = lastCapital
             }
             searchFrom = lower + 1
         }
@@ -37,6 +41,26 @@ enum SnakeCase {
             result += String(text).lowercased()
         }
         return result
+    }
+
+    /// Scalar offsets where each character starts, and the total scalar count last.
+    private static func characterBoundaries(of key: String) -> [Int] {
+        var boundaries = [0]
+        for character in key {
+            boundaries.append(boundaries[boundaries.count - 1] + character.unicodeScalars.count)
+        }
+        return boundaries
+    }
+
+    /// The first character boundary after scalar offset `offset`.
+    private static func boundary(after offset: Int, in boundaries: [Int]) -> Int {
+        boundaries.first { $0 > offset } ?? boundaries[boundaries.count - 1]
+    }
+
+    /// The character boundary before the one at or below `offset`.
+    private static func boundary(before offset: Int, in boundaries: [Int]) -> Int {
+        let roundedDown = boundaries.last { $0 <= offset } ?? 0
+        return boundaries.last { $0 < roundedDown } ?? 0
     }
 
     private static func isUpper(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,0 +1,28 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLError {
+    /// What happened, in words, with the code for searching: `could not connect to the server
+    /// (URLError -1004)`. Foundation's own text on Linux names only the domain and number.
+    var explanation: String {
+        let words: String
+        switch code {
+        case .cannotConnectToHost: words = "could not connect to the server"
+        case .cannotFindHost, .dnsLookupFailed: words = "the server's host name could not be resolved"
+        case .timedOut: words = "the request timed out"
+        case .notConnectedToInternet: words = "the device is offline"
+        case .networkConnectionLost: words = "the connection was lost"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            words = "a secure connection could not be established"
+        case .httpTooManyRedirects: words = "there were too many redirects"
+        case .badServerResponse: words = "the server's response was not valid HTTP"
+        case .cancelled: words = "the request was cancelled"
+        case .unsupportedURL: words = "the URL is not supported"
+        default: words = "the request failed"
+        }
+        return "\(words) (URLError \(code.rawValue))"
+    }
+}

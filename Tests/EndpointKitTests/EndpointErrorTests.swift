@@ -1,0 +1,53 @@
+@testable import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+@Suite struct EndpointErrorTests {
+    struct Me: Endpoint {
+        var endpoint: Restful { Restful(.get, "me") }
+        typealias ReturnPayloadType = EmptyPayload
+    }
+
+    @Test func `long bodies are cut to 512 bytes in the description, not in the error`() async throws {
+        let body = String(repeating: "a", count: 600) + "END"
+        let error = try await #require(throws: EndpointError.self) {
+            try await Me().call(on: .stub(RecordingTransport(status: 500, body: body)))
+        }
+        #expect(error.responseBody?.count == 603)
+        #expect(error.description.hasSuffix("Response body (603 bytes): " + String(repeating: "a", count: 512) + "… (91 more bytes)"))
+        #expect(error.localizedDescription == error.description)
+    }
+
+    @Test func `a transport error becomes a transport failure naming the endpoint`() async throws {
+        let error = try await #require(throws: EndpointError.self) {
+            try await Me().call(on: .stub(FailingTransport(error: URLError(.notConnectedToInternet))))
+        }
+        #expect(error.kind == .transportFailed)
+        #expect((error.underlyingError as? URLError)?.code == .notConnectedToInternet)
+        #expect(error.request?.url?.absoluteString == "https://api.example.com/api/v1/me")
+        #expect(error.description.hasPrefix("GET /api/v1/me: the request failed: the device is offline"))
+    }
+
+    @Test func `cancellation from the transport stays a CancellationError`() async throws {
+        await #expect(throws: CancellationError.self) {
+            try await Me().call(on: .stub(FailingTransport(error: CancellationError())))
+        }
+    }
+
+    @Test func `an EndpointError thrown by a transport passes through unchanged`() async throws {
+        let original = EndpointError(kind: .transportFailed, endpoint: "custom", reason: "mock says no")
+        let error = try await #require(throws: EndpointError.self) {
+            try await Me().call(on: .stub(FailingTransport(error: original)))
+        }
+        #expect(error.description == "custom: mock says no.")
+    }
+
+    @Test func `kinds are distinct and printable`() {
+        let kinds: [EndpointError.Kind] = [.invalidRequest, .unacceptableStatus, .unexpectedContentType, .decodingFailed, .transportFailed]
+        #expect(Set(kinds).count == 5)
+        #expect(kinds.map(\.description) == ["invalidRequest", "unacceptableStatus", "unexpectedContentType", "decodingFailed", "transportFailed"])
+    }
+}

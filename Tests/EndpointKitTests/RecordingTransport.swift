@@ -1,0 +1,67 @@
+@testable import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An in-memory transport: records every request and answers each with the same canned response.
+final class RecordingTransport: HTTPTransport, Sendable {
+    let status: Int
+    let headers: [String: String]
+    let body: Data
+    private let recorded = Locked<[URLRequest]>([])
+
+    init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: String = "{}") {
+        self.status = status
+        self.headers = headers
+        self.body = Data(body.utf8)
+    }
+
+    var requests: [URLRequest] { recorded.value }
+
+    /// The one request sent so far.
+    var request: URLRequest {
+        get throws {
+            let all = requests
+            guard all.count == 1 else { throw Unexpected(description: "\(all.count) requests were sent") }
+            return all[0]
+        }
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        recorded.withLock { $0.append(request) }
+        let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+        return (body, response)
+    }
+
+    struct Unexpected: Error, CustomStringConvertible { let description: String }
+}
+
+/// A transport that always throws `error`.
+struct FailingTransport: HTTPTransport {
+    let error: any Error
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw error }
+}
+
+extension Server {
+    /// A server at `https://api.example.com` with an in-memory transport.
+    static func stub(
+        _ transport: any HTTPTransport,
+        origin: String = "https://api.example.com",
+        pathPrefix: String = "/api/v{version}",
+        encoder: JSONEncoder = sortedEncoder()
+    ) -> Server {
+        Server(origin: URL(string: origin)!, pathPrefix: pathPrefix, transport: transport, encoder: encoder)
+    }
+
+    /// The default encoder with sorted keys, so bodies can be compared byte for byte.
+    static func sortedEncoder() -> JSONEncoder {
+        let encoder = Server.makeEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+}
+
+extension URLRequest {
+    var bodyText: String? { httpBody.map { String(decoding: $0, as: UTF8.self) } }
+}
