@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// A local stand-in for the demo's APIs: reiterate.app's cheer endpoints and GitHub's branch list,
+/// served by Hummingbird on 127.0.0.1 (a free port).
+enum DemoServer {
+    /// Starts the server, runs `body` with its origin once it listens, then stops the server.
+    static func withServer(_ body: (URL) async throws -> Void) async throws {
+        var logger = Logger(label: "demo-server")
+        logger.logLevel = .critical
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router(),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portSink.yield(channel.localAddress?.port ?? 0)
+                portSink.finish()
+            },
+            logger: logger
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            for await port in ports {
+                try await body(URL(string: "http://127.0.0.1:\(port)")!)
+            }
+            group.cancelAll()
+        }
+    }
+
+    private static func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("/api/v2/purchase_cheer") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 64 * 1024)
+            let fields = try? JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
+            guard let identifier = fields?["identifier"] as? String, !identifier.isEmpty,
+                  fields?["transaction_id"] is NSNumber
+            else {
+                return json(#"{"error":"identifier and transaction_id are required"}"#, status: .unprocessableContent)
+            }
+            return json(#"{"balance": 200}"#)
+        }
+        router.get("/api/v1/cheer_history") { request, _ -> Response in
+            guard let userID = request.uri.queryParameters.get("user_id", as: Int.self) else {
+                return json(#"{"error":"user_id is required"}"#, status: .badRequest)
+            }
+            return json("""
+                {"history": [
+                  {"creator": "user\(userID)", "amount": 100, "product": "cheer.large",
+                   "date": "2024-05-01T12:30:00Z",
+                   "comments": [{"signature": "Ann", "body": "Keep going!"}, {"body": "🎉"}]},
+                  {"creator": "user\(userID)", "amount": 25, "product": "cheer.small",
+                   "date": "2024-05-02T08:15:30.250Z"}
+                ]}
+                """)
+        }
+        router.get("/repos/:owner/:repo/branches") { request, context -> Response in
+            let owner = context.parameters.get("owner") ?? ""
+            let repo = context.parameters.get("repo") ?? ""
+            let count = min(request.uri.queryParameters.get("per_page", as: Int.self) ?? 30, 100)
+            let names = ["main", "release/6.0", "release/6.1"] + (0..<max(0, count - 3)).map { "feature-\($0)" }
+            let branches = names.prefix(count).enumerated().map { index, name in
+                let sha = String(repeating: String(format: "%02x", index), count: 20)
+                let protectionURL = index < 3
+                    ? #""https://api.github.com/repos/\#(owner)/\#(repo)/branches/\#(name)/protection""#
+                    : "null"
+                return #"{"name":"\#(name)","commit":{"sha":"\#(sha)","url":"https://api.github.com/repos/\#(owner)/\#(repo)/commits/\#(sha)"},"protected":\#(index < 3),"protection_url":\#(protectionURL)}"#
+            }
+            return json("[" + branches.joined(separator: ",") + "]")
+        }
+        return router
+    }
+
+    private static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+}

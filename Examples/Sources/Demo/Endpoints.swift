@@ -1,0 +1,56 @@
+import EndpointKit
+import Foundation
+
+// The endpoints of README's quick start and recipes, compiled here so the samples cannot drift.
+
+/// POST /api/v2/purchase_cheer → {"balance": 200}
+struct PurchaseCheer: Endpoint {
+    let endpoint = Restful(.post, "purchase_cheer", version: 2)  // POST /api/v2/purchase_cheer
+    let identifier: String
+    let transactionId: UInt64
+    struct ReturnPayloadType: Decodable, Sendable { let balance: Int }
+}
+
+/// GET /api/v1/cheer_history?user_id=… → {"history": [{creator, amount, product, date, comments}]}
+struct CheerHistory: Endpoint {
+    let endpoint = Restful(.get, "cheer_history")  // GET /api/v1/cheer_history?user_id=…
+    let userId: Int
+
+    struct ReturnPayloadType: Decodable, Sendable {
+        let history: [Cheer]
+    }
+
+    struct Cheer: Decodable, Sendable {
+        let creator: String
+        let amount: Int
+        let product: String
+        let date: Date
+        let comments: [Comment]?
+    }
+
+    struct Comment: Decodable, Sendable {
+        let signature: String?
+        let body: String?
+    }
+}
+
+/// GitHub's "List branches": GET /repos/{owner}/{repo}/branches?per_page=…, unversioned.
+struct ListBranches: Endpoint {
+    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/branches") }
+    let owner: String
+    let repo: String
+    let perPage: Int?
+    typealias ReturnPayloadType = [Branch]
+}
+
+struct Branch: Decodable, Sendable {
+    let name: String
+    let commit: Commit
+    let protected: Bool
+    let protectionUrl: URL?
+
+    struct Commit: Decodable, Sendable {
+        let sha: String
+        let url: URL
+    }
+}

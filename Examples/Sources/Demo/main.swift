@@ -1,0 +1,56 @@
+import EndpointKit
+import Foundation
+
+// Runs the README's endpoints against a real server: the embedded demo server on 127.0.0.1 by
+// default, or the server at `--origin URL`.
+//
+//     swift run --package-path Examples Demo
+//     swift run --package-path Examples Demo --origin http://127.0.0.1:8080
+
+func printCalls() async {
+    do {
+        let balance = try await PurchaseCheer(identifier: "cheer.large", transactionId: 1_000_000_007).response.balance
+        print("PurchaseCheer   POST /api/v2/purchase_cheer  → balance \(balance)")
+
+        let history = try await CheerHistory(userId: 42).response.history
+        print("CheerHistory    GET  /api/v1/cheer_history   → \(history.count) cheers")
+        for cheer in history {
+            let comments = (cheer.comments ?? []).map { "\($0.body ?? "") — \($0.signature ?? "anonymous")" }
+            print("    \(cheer.amount) × \(cheer.product) by \(cheer.creator) at \(cheer.date)"
+                + (comments.isEmpty ? "" : "; comments: \(comments.joined(separator: ", "))"))
+        }
+
+        let github = Server(origin: Server.default!.origin, pathPrefix: "")
+        let branches = try await ListBranches(owner: "apple", repo: "swift", perPage: 5).call(on: github)
+        print("ListBranches    GET  /repos/apple/swift/branches → \(branches.count) branches")
+        for branch in branches {
+            print("    \(branch.name) at \(branch.commit.sha.prefix(7))\(branch.protected ? " (protected)" : "")")
+        }
+    } catch {
+        print("Call failed: \(error)")
+        exit(1)
+    }
+
+    // Errors say what went wrong and where:
+    do {
+        _ = try await PurchaseCheer(identifier: "", transactionId: 1).response
+    } catch {
+        print("PurchaseCheer with an empty identifier throws:\n    \(error)")
+    }
+}
+
+let arguments = CommandLine.arguments
+if let flag = arguments.firstIndex(of: "--origin") {
+    guard flag + 1 < arguments.count, let origin = URL(string: arguments[flag + 1]) else {
+        print("usage: Demo [--origin URL]")
+        exit(2)
+    }
+    Server.default = Server(origin: origin)
+    await printCalls()
+} else {
+    try await DemoServer.withServer { origin in
+        print("Demo server listening on \(origin)\n")
+        Server.default = Server(origin: origin)  // once, at start-up
+        await printCalls()
+    }
+}
