@@ -123,6 +123,7 @@ extension Server {
     ///     try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
     /// }
     /// ```
+    @discardableResult
     public static func withDefault<Result: Sendable>(
         _ server: Server,
         operation: () async throws -> Result
