@@ -2,7 +2,8 @@ import Foundation
 
 /// A value guarded by a lock, for the little shared mutable state EndpointKit keeps.
 final class Locked<Value: Sendable>: @unchecked Sendable {
-    // `lock` guards every access to `storage`.
+    // `lock` guards every access to `storage`. (`NSLock.withLock` needs iOS 16 / macOS 13, so the
+    // lock is taken by hand.)
     private let lock = NSLock()
     private var storage: Value
 
@@ -10,9 +11,10 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         storage = value
     }
 
+    /// Reads or replaces the value while holding the lock.
     var value: Value {
-        get { lock.withLock { storage } }
-        set { lock.withLock { storage = newValue } }
+        get { withLock { $0 } }
+        set { withLock { $0 = newValue } }
     }
 
     /// Changes the value in place while holding the lock, returning what `body` returns.

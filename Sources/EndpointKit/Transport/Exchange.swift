@@ -7,58 +7,66 @@ import FoundationNetworking
 ///
 /// Cancellation can arrive before the task exists, so the first of `start` and `cancel` to run
 /// decides: a task started after `cancel` is cancelled at once.
-final class Exchange: @unchecked Sendable {
-    /// What `finish()` reports about how the task ended.
+final class Exchange: Sendable {
+    /// How the task ended, as `finish()` reports it.
     struct Outcome {
-        let taskIdentifier: Int
-        let cancelled: Bool
-        let timedOut: Bool
+        var taskIdentifier = -1
+        var cancelled = false
+        var timedOut = false
     }
 
-    // `lock` guards every stored property below.
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var timer: DispatchWorkItem?
-    private var cancelled = false
-    private var timedOut = false
+    private struct State: Sendable {
+        var task: URLSessionDataTask?
+        var timer: Task<Void, Never>?
+        var finished = false
+        var outcome = Outcome()
+    }
+
+    private let state = Locked(State())
 
     /// Resumes `task`, cancelling it after `deadline` seconds unless it has finished by then.
+    /// A deadline of 7 days or more (URLSession's default) sets no timer.
     func start(_ task: URLSessionDataTask, deadline: TimeInterval) {
-        let timer = DispatchWorkItem { [weak self] in self?.timeOut() }
-        let alreadyCancelled = lock.withLock {
-            self.task = task
-            self.timer = timer
-            return cancelled
+        let alreadyCancelled = state.withLock {
+            $0.task = task
+            $0.outcome.taskIdentifier = task.taskIdentifier
+            return $0.outcome.cancelled
         }
         task.resume()
         if alreadyCancelled {
             task.cancel()
         } else if deadline > 0, deadline < 7 * 24 * 3600 {
-            DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer)
+            let timer = Task { [weak self] in
+                try? await Task.sleep(nanoseconds: UInt64(deadline * 1_000_000_000))
+                if !Task.isCancelled { self?.stop(timedOut: true) }
+            }
+            let finished = state.withLock {
+                $0.timer = timer
+                return $0.finished
+            }
+            if finished { timer.cancel() }
         }
     }
 
+    /// Cancels the task because the calling task was cancelled.
     func cancel() {
-        let task = lock.withLock {
-            cancelled = true
-            return self.task
-        }
-        task?.cancel()
+        stop(timedOut: false)
     }
 
-    private func timeOut() {
-        let task = lock.withLock {
-            timedOut = true
-            return self.task
+    private func stop(timedOut: Bool) {
+        let task = state.withLock {
+            if timedOut { $0.outcome.timedOut = true } else { $0.outcome.cancelled = true }
+            return $0.task
         }
         task?.cancel()
     }
 
     /// Stops the deadline timer and reports how the task ended.
     func finish() -> Outcome {
-        lock.withLock {
-            timer?.cancel()
-            return Outcome(taskIdentifier: task?.taskIdentifier ?? -1, cancelled: cancelled, timedOut: timedOut)
+        state.withLock {
+            $0.finished = true
+            $0.timer?.cancel()
+            return $0.outcome
         }
     }
 }
