@@ -88,6 +88,17 @@ import Testing
         #expect(elapsed < .milliseconds(1300), "took \(elapsed)")
     }
 
+    @Test func `a plain URLSession transport also reports cancellation as CancellationError`() async throws {
+        let session = URLSession(configuration: .ephemeral)
+        let server = loopback.server(transport: session)
+        let call = Task { try await Slow(seconds: 10).call(on: server) }
+        try await Task.sleep(for: .milliseconds(300))
+        call.cancel()
+        let result = await call.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        session.finishTasksAndInvalidate()
+    }
+
     @Test func `the resource timeout bounds the whole exchange`() async throws {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForResource = 1

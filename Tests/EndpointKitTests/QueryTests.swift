@@ -142,6 +142,17 @@ import Testing
         #expect(try transport.request.httpMethod == "HEAD")
     }
 
+    @Test func `a fixed query in the path template is kept and extended`() async throws {
+        struct Repos: Endpoint {
+            var endpoint: Restful { Restful(.get, "search/repositories?sort=stars") }
+            let q: String
+            typealias ReturnPayloadType = EmptyPayload
+        }
+        let transport = RecordingTransport()
+        _ = try await Repos(q: "swift").call(on: .stub(transport, pathPrefix: ""))
+        #expect(try transport.request.url?.absoluteString == "https://api.example.com/search/repositories?sort=stars&q=swift")
+    }
+
     @Test func `a form parser reads back exactly what was sent`() async throws {
         let values = ["+", "&", "=", "#", "%", " ", "%20", "a+b c", "é", "🧑‍🚀", "\u{0}", "?x=1&y=2", "\\", "€uro"]
         for value in values {

@@ -52,7 +52,7 @@ enum RequestBuilder {
         urlString += "/"
         urlString += path
         if !query.isEmpty {
-            urlString += "?"
+            urlString += path.contains("?") ? "&" : "?"  // a template may carry a fixed query
             urlString += query
         }
         guard let url = URL(string: urlString) else {
