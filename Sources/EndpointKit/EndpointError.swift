@@ -68,8 +68,9 @@ public struct EndpointError: Error, CustomStringConvertible {
 
     /// A sentence naming the endpoint, what went wrong and the start of the response body.
     ///
-    /// For example: `GET /api/v1/cheer_history: could not decode CheerHistory.ReturnPayloadType:
-    /// the key "creator" is missing at history[0]. Response body (41 bytes): {"history":[{}]}`
+    /// For example: `GET /api/v1/cheer_history: the server answered 200 OK, but the body could not
+    /// be decoded as App.CheerHistory.ReturnPayloadType: the key "creator" is missing at
+    /// history[0]. Response body (16 bytes): {"history":[{}]}`
     public var description: String {
         var text = "\(endpoint): \(reason)."
         if let responseBody, !responseBody.isEmpty {

@@ -34,7 +34,7 @@ import Testing
         #expect(error.kind == .unexpectedContentType)
         #expect(error.statusCode == 200)
         #expect(error.responseBody == Data(page.utf8))
-        #expect(error.description.contains("the server sent Content-Type text/html; charset=utf-8"))
+        #expect(error.description.contains("the server answered 200 OK with Content-Type text/html; charset=utf-8, but "))
     }
 
     @Test func `JSON of the wrong shape names the missing key and keeps the body`() async throws {

@@ -36,14 +36,16 @@ enum ResponseDecoder {
         let contentType = response.value(forHTTPHeaderField: "Content-Type")
         guard let contentType, isJSON(contentType) else {
             throw failure(.unexpectedContentType,
-                "expected a JSON response for \(payloadName), but the server sent \(contentType.map { "Content-Type \($0)" } ?? "no Content-Type")")
+                "the server answered \(statusText(status)) with \(contentType.map { "Content-Type \($0)" } ?? "no Content-Type"), but \(payloadName) is decoded from JSON")
         }
         do {
             return try decoder.decode(Payload.self, from: body)
         } catch let error as DecodingError {
-            throw failure(.decodingFailed, "could not decode \(payloadName): \(describe(error))", error)
+            throw failure(.decodingFailed,
+                "the server answered \(statusText(status)), but the body could not be decoded as \(payloadName): \(describe(error))", error)
         } catch {
-            throw failure(.decodingFailed, "could not decode \(payloadName): \(error)", error)
+            throw failure(.decodingFailed,
+                "the server answered \(statusText(status)), but the body could not be decoded as \(payloadName): \(error)", error)
         }
     }
 
@@ -55,11 +57,28 @@ enum ResponseDecoder {
         return "\(method) \(path.isEmpty ? "/" : path)"
     }
 
-    /// `"404 Not Found"`.
+    /// `"404 Not Found"`: the code and its RFC 9110 reason phrase, the same on every platform.
     static func statusText(_ status: Int) -> String {
-        let phrase = HTTPURLResponse.localizedString(forStatusCode: status)
-        return phrase.isEmpty ? "\(status)" : "\(status) \(phrase.capitalized)"
+        reasonPhrases[status].map { "\(status) \($0)" } ?? "\(status)"
     }
+
+    private static let reasonPhrases: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols",
+        200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information",
+        204: "No Content", 205: "Reset Content", 206: "Partial Content",
+        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other",
+        304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden",
+        404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
+        409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
+        413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type",
+        416: "Range Not Satisfiable", 417: "Expectation Failed", 421: "Misdirected Request",
+        422: "Unprocessable Content", 423: "Locked", 425: "Too Early", 426: "Upgrade Required",
+        428: "Precondition Required", 429: "Too Many Requests",
+        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+        503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+    ]
 
     /// Whether a `Content-Type` value names JSON: `application/json` or any `+json` type.
     static func isJSON(_ contentType: String) -> Bool {
