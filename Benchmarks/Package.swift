@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so that the harness, the OpenAPI client and the server they
+// measure against never become dependencies of EndpointKit itself. Run them with ./run.sh.
+let package = Package(
+    name: "EndpointKitBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "EndpointKit", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        // The four contenders, each calling the same two operations.
+        .target(
+            name: "Contenders",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["OpenAPIGenerated/README.md"]
+        ),
+        // The loopback server of the end-to-end runs.
+        .executableTarget(
+            name: "BenchServer",
+            dependencies: [
+                "Contenders",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "ClientOverhead",
+            dependencies: ["Contenders", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/ClientOverhead",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "EndToEnd",
+            dependencies: ["Contenders", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/EndToEnd",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

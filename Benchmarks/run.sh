@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs every benchmark in release mode and prints one table of absolute figures and ratios, all
+# measured in this run.
+#
+#   Benchmarks/run.sh            the full run (about 10 minutes on 2 cores)
+#   Benchmarks/run.sh --smoke    a few iterations of each, to prove it still builds and runs
+set -euo pipefail
+cd "$(dirname "$0")"
+
+calls=2000
+if [ "${1:-}" = "--smoke" ]; then
+    export BENCH_SMOKE=1
+    calls=50
+fi
+export BENCH_CALLS=$calls
+
+tmp=$(mktemp -d)
+results="$tmp/results"
+mkdir -p "$results"
+
+echo "== Building (release)"
+swift build -c release --product BenchServer
+
+echo "== Starting the loopback server"
+mkfifo "$tmp/server-stdin"
+.build/release/BenchServer < "$tmp/server-stdin" > "$tmp/server.out" &
+server=$!
+exec 3>"$tmp/server-stdin"   # the server runs while this stays open
+trap 'exec 3>&-; wait "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+for _ in $(seq 1 100); do
+    grep -q READY "$tmp/server.out" 2>/dev/null && break
+    sleep 0.1
+done
+port=$(awk '/READY/ {print $2}' "$tmp/server.out")
+[ -n "$port" ] || { echo "the benchmark server did not start"; exit 1; }
+export BENCH_ORIGIN="http://127.0.0.1:$port"
+echo "listening on $BENCH_ORIGIN"
+
+echo "== Running the benchmarks"
+swift package --allow-writing-to-package-directory benchmark \
+    --format histogramPercentiles --path "$results" --no-progress --quiet
+
+echo "== Measuring the build cost of the library"
+build_dir="$tmp/library-build"
+start=$(date +%s.%N)
+swift build --package-path .. --target EndpointKit --scratch-path "$build_dir" > "$tmp/build.log" 2>&1
+end=$(date +%s.%N)
+build_seconds=$(python3 -c "print(f'{$end - $start:.1f}')")
+files=$(find ../Sources/EndpointKit -name '*.swift' | wc -l)
+lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | wc -l)
+code_lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | grep -cvE '^\s*(//|$)')
+
+echo
+python3 summarize.py "$results" "$calls"
+echo
+echo "Build: clean debug build of the EndpointKit target ${build_seconds} s;" \
+     "${files} files, ${lines} lines (${code_lines} without comments and blank lines)."
+echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)," \
+     "$(swift --version 2>/dev/null | head -n 1)"
