@@ -36,6 +36,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Runs one contender's in-memory call N times, for instruction counts under callgrind.
+        .executableTarget(name: "InstructionCount", dependencies: ["Contenders"]),
         .executableTarget(
             name: "ClientOverhead",
             dependencies: ["Contenders", .product(name: "Benchmark", package: "benchmark")],

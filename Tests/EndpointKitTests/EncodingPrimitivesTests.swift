@@ -45,6 +45,19 @@ import Testing
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(10))")
     }
 
+    @Test func `snake_case matches Foundation on 5,000 generated ASCII keys`() throws {
+        let alphabet = Array("aAbBzZ_09-. xXyY")
+        var generator = SplitMix64(seed: 0xA5C11)
+        var mismatches: [String] = []
+        for _ in 0..<5_000 {
+            let key = String((0..<Int(generator.next() % 14)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            if SnakeCase.convert(key) != (try Self.foundationSnakeCase(key)) {
+                mismatches.append(key)
+            }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(10))")
+    }
+
     @Test func `percent-encoding round-trips through Foundation's decoder`() throws {
         var generator = SplitMix64(seed: 42)
         let pieces = ["a", "Z", "0", "-", ".", "_", "~", " ", "+", "&", "=", "#", "%", "/", "?", "é", "🎉", "\u{0}", "\n", "[", "]"]

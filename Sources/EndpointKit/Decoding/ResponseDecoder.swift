@@ -25,10 +25,10 @@ enum ResponseDecoder {
         guard (200..<300).contains(status) else {
             throw failure(.unacceptableStatus, "the server answered \(statusText(status))")
         }
-        if let empty = EmptyPayload() as? Payload {
+        if Payload.self == EmptyPayload.self, let empty = EmptyPayload() as? Payload {
             return empty
         }
-        let payloadName = String(reflecting: Payload.self)
+        var payloadName: String { String(reflecting: Payload.self) }  // only for messages: it is costly
         guard !body.isEmpty else {
             throw failure(.decodingFailed,
                 "the server answered \(statusText(status)) with no body, but \(payloadName) is decoded from JSON; use EmptyPayload for endpoints that return nothing")
@@ -82,6 +82,9 @@ enum ResponseDecoder {
 
     /// Whether a `Content-Type` value names JSON: `application/json` or any `+json` type.
     static func isJSON(_ contentType: String) -> Bool {
+        if contentType == "application/json" || contentType.hasPrefix("application/json;") {
+            return true  // the common case, without lowercasing or trimming
+        }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
         let trimmed = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
         return trimmed == "application/json" || (trimmed.hasPrefix("application/") && trimmed.hasSuffix("+json"))

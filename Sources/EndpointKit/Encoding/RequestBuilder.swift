@@ -62,7 +62,7 @@ enum RequestBuilder {
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
         var headers = server.headers
-        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
+        if !headers.keys.contains(where: { isAccept($0) }) {
             headers["Accept"] = "application/json"
         }
         if sendsBody {
@@ -79,10 +79,37 @@ enum RequestBuilder {
 
     /// `/api/v{version}` → `/api/v2`; always with a leading slash and no trailing one, or empty.
     static func expandedPrefix(_ prefix: String, version: Int) -> String {
-        var expanded = prefix.contains("{") ? prefix.replacingOccurrences(of: "{version}", with: String(version)) : prefix
+        var expanded = replacingVersion(in: prefix, with: version)
         while expanded.hasSuffix("/") { expanded.removeLast() }
         if !expanded.isEmpty && !expanded.hasPrefix("/") { expanded.insert("/", at: expanded.startIndex) }
         return expanded
+    }
+
+    /// `prefix` with every `{version}` replaced, without Foundation's costly string search.
+    private static func replacingVersion(in prefix: String, with version: Int) -> String {
+        let placeholder = "{version}".utf8
+        let bytes = prefix.utf8
+        guard bytes.contains(UInt8(ascii: "{")) else { return prefix }
+        var result = ""
+        var index = bytes.startIndex
+        var copiedUpTo = index
+        while index < bytes.endIndex {
+            if bytes[index...].starts(with: placeholder) {
+                result += prefix[copiedUpTo..<index]
+                result += String(version)
+                index = bytes.index(index, offsetBy: placeholder.count)
+                copiedUpTo = index
+            } else {
+                index = bytes.index(after: index)
+            }
+        }
+        result += prefix[copiedUpTo...]
+        return result
+    }
+
+    /// Whether a header name is `Accept`, in any case, without Foundation's locale-aware compare.
+    private static func isAccept(_ name: String) -> Bool {
+        name.utf8.count == 6 && name.lowercased() == "accept"
     }
 
     private static func trimmedPath(_ path: String) -> String {

@@ -9,8 +9,8 @@ enum SnakeCase {
     /// trailing underscores stay as they are. Like Foundation, it steps over whole characters
     /// (grapheme clusters) around a capital, so `É` written with a combining accent is one letter.
     static func convert(_ key: String) -> String {
-        if key.utf8.allSatisfy({ $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
-            return key  // the common case: nothing to split or lowercase
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            return convertASCII(key)  // property names nearly always are
         }
         let scalars = Array(key.unicodeScalars)
         let characterStarts = characterBoundaries(of: key)
@@ -41,6 +41,42 @@ enum SnakeCase {
             result += String(text).lowercased()
         }
         return result
+    }
+
+    /// The same rule over ASCII bytes, where every character is one byte.
+    private static func convertASCII(_ key: String) -> String {
+        let bytes = Array(key.utf8)
+        let isUpper = { (byte: UInt8) in (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
+        let isLower = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+        guard bytes.dropFirst().contains(where: isUpper) || bytes.first.map(isUpper) == true else {
+            return key  // nothing to split or lowercase
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 4)
+        var wordCount = 0
+        func appendWord(_ range: Range<Int>) {
+            if wordCount > 0 { result.append(UInt8(ascii: "_")) }
+            wordCount += 1
+            for byte in bytes[range] { result.append(isUpper(byte) ? byte + 32 : byte) }
+        }
+        var wordStart = 0
+        var searchFrom = min(1, bytes.count)
+        while let upper = bytes[searchFrom...].firstIndex(where: isUpper) {
+            appendWord(wordStart..<upper)
+            guard let lower = bytes[upper...].firstIndex(where: isLower) else {
+                wordStart = upper
+                break
+            }
+            if lower == upper + 1 {
+                wordStart = upper
+            } else {
+                appendWord(upper..<(lower - 1))
+                wordStart = lower - 1
+            }
+            searchFrom = lower + 1
+        }
+        appendWord(wordStart..<bytes.count)
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Scalar offsets where each character starts, and the total scalar count last.
