@@ -8,9 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 calls=2000
+few=10; many=60   # calls per callgrind run; instructions per call = difference / (many - few)
 if [ "${1:-}" = "--smoke" ]; then
     export BENCH_SMOKE=1
     calls=50
+    few=1; many=3
 fi
 export BENCH_CALLS=$calls
 
@@ -20,10 +22,18 @@ mkdir -p "$results"
 
 echo "== Building (release)"
 swift build -c release --product BenchServer
+swift build -c release --product InstructionCount
+
+# With two or more cores, the server runs on core 0 and the benchmarks on core 1, so that they do not
+# compete for a core (without this, identical contenders differed by up to 7% end to end).
+server_cpu=(); client_cpu=()
+if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
+    server_cpu=(taskset -c 0); client_cpu=(taskset -c 1)
+fi
 
 echo "== Starting the loopback server"
 mkfifo "$tmp/server-stdin"
-.build/release/BenchServer < "$tmp/server-stdin" > "$tmp/server.out" &
+"${server_cpu[@]}" .build/release/BenchServer < "$tmp/server-stdin" > "$tmp/server.out" &
 server=$!
 exec 3>"$tmp/server-stdin"   # the server runs while this stays open
 trap 'exec 3>&-; wait "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT
@@ -37,8 +47,21 @@ export BENCH_ORIGIN="http://127.0.0.1:$port"
 echo "listening on $BENCH_ORIGIN"
 
 echo "== Running the benchmarks"
-swift package --allow-writing-to-package-directory benchmark \
+"${client_cpu[@]}" swift package --allow-writing-to-package-directory benchmark \
     --format histogramPercentiles --path "$results" --no-progress --quiet
+
+echo "== Counting instructions per in-memory call (valgrind callgrind)"
+: > "$results/instructions.tsv"
+for contender in EndpointKit snake explicit openapi; do
+    for operation in GET POST; do
+        count() {
+            valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+                .build/release/InstructionCount "$contender" "$operation" "$1" 2>&1 | awk '/Collected/ {print $4}'
+        }
+        a=$(count "$few"); b=$(count "$many")
+        printf '%s\t%s\t%s\n' "$contender" "$operation" $(( (b - a) / (many - few) )) >> "$results/instructions.tsv"
+    done
+done
 
 echo "== Measuring the build cost of the library"
 build_dir="$tmp/library-build"

@@ -40,6 +40,23 @@ def load(results):
     return table
 
 
+def load_instructions(results, table):
+    """Adds callgrind's instructions per call (instructions.tsv) to the in-memory rows."""
+    names = {"EndpointKit": "EndpointKit", "snake": "hand-written snake_case",
+             "explicit": "hand-written explicit keys", "openapi": "OpenAPI generated"}
+    path = os.path.join(results, "instructions.tsv")
+    if not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            contender, operation, count = line.split()
+            key = ("ClientOverhead", f"{operation} {names[contender]}".replace(" ", "_"))
+            for existing in list(table):
+                if existing[0] == "ClientOverhead" and existing[1].replace("_", " ") == key[1].replace("_", " "):
+                    key = existing
+            table.setdefault(key, {})["instructions"] = float(count)
+
+
 def human_time(seconds):
     if seconds >= 1:
         return f"{seconds:.2f} s"
@@ -72,10 +89,12 @@ def find(table, target, wanted):
 def main():
     results, calls = sys.argv[1], int(sys.argv[2])
     table = load(results)
+    load_instructions(results, table)
     if not table:
         sys.exit("no benchmark results found in " + results)
 
-    print("In memory, per call (canned bytes, no network). Ratio = EndpointKit ÷ contender; below 1 means EndpointKit is cheaper.")
+    print("In memory, per call (canned bytes, no network): median wall time and mallocs (ordo-one/benchmark),")
+    print("instructions (valgrind callgrind). Ratio = EndpointKit ÷ contender; below 1 means EndpointKit is cheaper.")
     print(f"{'operation':<10}{'contender':<33}{'time':>11}{'instructions':>14}{'mallocs':>9}"
           f"{'time ratio':>12}{'instr. ratio':>14}{'malloc ratio':>14}")
     contenders = ["EndpointKit", "hand-written snake_case", "hand-written explicit keys", "OpenAPI generated"]
