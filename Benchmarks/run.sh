@@ -25,7 +25,7 @@ swift build -c release --product BenchServer
 swift build -c release --product InstructionCount
 
 # With two or more cores, the server runs on core 0 and the benchmarks on core 1, so that they do not
-# compete for a core (without this, identical contenders differed by up to 7% end to end).
+# compete for a core (without this, identical contenders differed by up to 6% end to end).
 server_cpu=(); client_cpu=()
 if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
     server_cpu=(taskset -c 0); client_cpu=(taskset -c 1)
@@ -50,12 +50,12 @@ echo "== Running the benchmarks"
 "${client_cpu[@]}" swift package --allow-writing-to-package-directory benchmark \
     --format histogramPercentiles --path "$results" --no-progress --quiet
 
-echo "== Counting instructions per in-memory call (valgrind callgrind)"
+echo "== Counting instructions per call, in memory and over loopback (valgrind callgrind)"
 : > "$results/instructions.tsv"
-for contender in EndpointKit snake explicit openapi; do
+for contender in EndpointKit snake explicit openapi raw-loopback EndpointKit-loopback openapi-loopback; do
     for operation in GET POST; do
         count() {
-            valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+            "${client_cpu[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                 .build/release/InstructionCount "$contender" "$operation" "$1" 2>&1 | awk '/Collected/ {print $4}'
         }
         a=$(count "$few"); b=$(count "$many")
@@ -64,11 +64,21 @@ for contender in EndpointKit snake explicit openapi; do
 done
 
 echo "== Measuring the build cost of the library"
-build_dir="$tmp/library-build"
-start=$(date +%s.%N)
-swift build --package-path .. --target EndpointKit --scratch-path "$build_dir" > "$tmp/build.log" 2>&1
-end=$(date +%s.%N)
-build_seconds=$(python3 -c "print(f'{$end - $start:.1f}')")
+seconds_to_build() {  # a clean debug build of target $2 of the package at $1, in a new scratch folder
+    rm -rf "$tmp/scratch"
+    local start end
+    start=$(date +%s.%N)
+    swift build --package-path "$1" --target "$2" --scratch-path "$tmp/scratch" > "$tmp/build.log" 2>&1
+    end=$(date +%s.%N)
+    python3 -c "print(f'{$end - $start:.1f}')"
+}
+# SwiftPM's fixed cost (manifest, planning, linking a one-line module), to tell it apart from
+# EndpointKit's own compile time.
+mkdir -p "$tmp/empty/Sources/Empty"
+printf '// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: "Empty", targets: [.target(name: "Empty")])\n' > "$tmp/empty/Package.swift"
+echo 'public let empty = 0' > "$tmp/empty/Sources/Empty/Empty.swift"
+empty_seconds=$(seconds_to_build "$tmp/empty" Empty)
+build_seconds=$(seconds_to_build .. EndpointKit)
 files=$(find ../Sources/EndpointKit -name '*.swift' | wc -l)
 lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | wc -l)
 code_lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | grep -cvE '^\s*(//|$)')
@@ -76,7 +86,8 @@ code_lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | grep -
 echo
 python3 summarize.py "$results" "$calls"
 echo
-echo "Build: clean debug build of the EndpointKit target ${build_seconds} s;" \
-     "${files} files, ${lines} lines (${code_lines} without comments and blank lines)."
+echo "Build: clean debug build of the EndpointKit target ${build_seconds} s" \
+     "(a one-line package: ${empty_seconds} s); ${files} files, ${lines} lines" \
+     "(${code_lines} without comments and blank lines)."
 echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)," \
      "$(swift --version 2>/dev/null | head -n 1)"

@@ -43,16 +43,19 @@ def load(results):
 def load_instructions(results, table):
     """Adds callgrind's instructions per call (instructions.tsv) to the in-memory rows."""
     names = {"EndpointKit": "EndpointKit", "snake": "hand-written snake_case",
-             "explicit": "hand-written explicit keys", "openapi": "OpenAPI generated"}
+             "explicit": "hand-written explicit keys", "openapi": "OpenAPI generated",
+             "raw-loopback": "raw URLSession", "EndpointKit-loopback": "EndpointKit",
+             "openapi-loopback": "OpenAPI generated"}
     path = os.path.join(results, "instructions.tsv")
     if not os.path.exists(path):
         return
     with open(path, encoding="utf-8") as handle:
         for line in handle:
             contender, operation, count = line.split()
-            key = ("ClientOverhead", f"{operation} {names[contender]}".replace(" ", "_"))
+            target = "Loopback" if contender.endswith("-loopback") else "ClientOverhead"
+            key = (target, f"{operation} {names[contender]}".replace(" ", "_"))
             for existing in list(table):
-                if existing[0] == "ClientOverhead" and existing[1].replace("_", " ") == key[1].replace("_", " "):
+                if existing[0] == target and existing[1].replace("_", " ") == key[1].replace("_", " "):
                     key = existing
             table.setdefault(key, {})["instructions"] = float(count)
 
@@ -118,6 +121,16 @@ def main():
               f"{human_count(query_mine.get('mallocs', 0))} mallocs; URLComponents.queryItems alone "
               f"{human_time(query_theirs.get('time', 0))}, {human_count(query_theirs.get('mallocs', 0))} mallocs "
               f"(ratio {ratio(query_mine.get('time'), query_theirs.get('time'))}).")
+
+    print()
+    print("End to end over loopback, client-side instructions per call (callgrind; deterministic, unlike wall time here).")
+    for operation in ("GET", "POST"):
+        mine = find(table, "Loopback", f"{operation} EndpointKit")
+        for contender in ("raw URLSession", "EndpointKit", "OpenAPI generated"):
+            theirs = find(table, "Loopback", f"{operation} {contender}")
+            if theirs.get("instructions"):
+                print(f"{operation:<10}{contender:<20}{human_count(theirs['instructions']):>10}"
+                      f"{'' if contender == 'EndpointKit' else ratio(mine.get('instructions'), theirs.get('instructions')):>8}")
 
     end_to_end = [(name, metrics) for (target, name), metrics in table.items() if target == "EndToEnd"]
     if not end_to_end:
