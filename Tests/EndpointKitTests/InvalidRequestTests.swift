@@ -82,12 +82,4 @@ import Testing
         }
         try await expectInvalid(Measure(value: .infinity), mentioning: "POST /api/v1/measure: the body could not be encoded:")
     }
-
-    @Test func `calling without a default server is an error`() async throws {
-        let error = try await #require(throws: EndpointError.self) {
-            try await Owner(owner: "me").response
-        }
-        #expect(error.kind == .invalidRequest)
-        #expect(error.description == "GET users/{owner}/repos: no server is configured: set Server.default at start-up, or use call(on:).")
-    }
 }
