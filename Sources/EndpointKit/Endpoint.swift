@@ -26,7 +26,8 @@ import FoundationNetworking
 /// - For `POST`, `PUT` and `PATCH` they form a JSON body (snake_case keys, `nil` left out).
 /// - The `endpoint` property itself is never sent.
 public protocol Endpoint: Encodable, Sendable {
-    /// What the endpoint returns: any `Decodable` read from JSON, or ``EmptyPayload``.
+    /// What the endpoint returns: any `Decodable` read from JSON, ``EmptyPayload`` for no content,
+    /// `Data` for the raw body, `String` for text, or an optional that is `nil` for an empty body.
     associatedtype ReturnPayloadType: Decodable & Sendable
 
     /// The HTTP method and path, e.g. `Restful(.get, "repos/{owner}/{repo}/branches")`.

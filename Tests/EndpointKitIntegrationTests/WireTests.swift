@@ -123,6 +123,17 @@ import Testing
         #expect(payload == EmptyPayload())
     }
 
+    @Test func `String and Data payloads come back from a real server as sent`() async throws {
+        let text = try await Respond<String>(status: 200, type: "text/plain; charset=utf-8", body: "héllo, wörld ✓")
+            .call(on: loopback.server())
+        #expect(text == "héllo, wörld ✓")
+        let bytes = try await Respond<Data>(status: 200, type: "application/octet-stream", body: "raw+bytes & more")
+            .call(on: loopback.server())
+        #expect(bytes == Data("raw+bytes & more".utf8))
+        let nothing = try await Respond<Balance?>(status: 204, type: "", body: "").call(on: loopback.server())
+        #expect(nothing == nil)
+    }
+
     @Test func `response uses the task-local default server`() async throws {
         let echo = try await Server.withDefault(loopback.server()) {
             try await Ping2(value: "local").response

@@ -5,8 +5,9 @@ import FoundationNetworking
 
 /// Checks a response and decodes the endpoint's payload from it.
 ///
-/// A 2xx status is required. ``EmptyPayload`` ignores the body; any other payload needs a
-/// non-empty body with a JSON content type (`application/json` or `…+json`).
+/// A 2xx status is required. ``EmptyPayload`` ignores the body, `Data` takes it as it is, `String`
+/// reads it as text in its charset, an optional payload is `nil` when the body is empty; any other
+/// payload needs a non-empty body with a JSON content type (`application/json` or `…+json`).
 enum ResponseDecoder {
     static func decode<Payload: Decodable>(
         _ type: Payload.Type,
@@ -28,10 +29,24 @@ enum ResponseDecoder {
         if Payload.self == EmptyPayload.self, let empty = EmptyPayload() as? Payload {
             return empty
         }
+        if Payload.self == Data.self, let data = body as? Payload {
+            return data  // raw bytes, whatever the content type
+        }
         var payloadName: String { String(reflecting: Payload.self) }  // only for messages: it is costly
+        if Payload.self == String.self {
+            let contentType = response.value(forHTTPHeaderField: "Content-Type")
+            guard let text = TextDecoding.string(from: body, contentType: contentType) as? Payload else {
+                throw failure(.decodingFailed,
+                    "the server answered \(statusText(status)), but the body is not valid \(TextDecoding.charsetName(in: contentType)) text")
+            }
+            return text
+        }
+        if body.isEmpty, let optional = Payload.self as? any OptionalPayload.Type, let absent = optional.absent as? Payload {
+            return absent  // 204, HEAD or an empty body for an optional payload
+        }
         guard !body.isEmpty else {
             throw failure(.decodingFailed,
-                "the server answered \(statusText(status)) with no body, but \(payloadName) is decoded from JSON; use EmptyPayload for endpoints that return nothing")
+                "the server answered \(statusText(status)) with no body, but \(payloadName) is decoded from JSON; use EmptyPayload (or an optional payload) for endpoints that may return nothing")
         }
         let contentType = response.value(forHTTPHeaderField: "Content-Type")
         guard let contentType, isJSON(contentType) else {
@@ -108,4 +123,13 @@ enum ResponseDecoder {
             "\(error)"
         }
     }
+}
+
+/// `Optional` payloads, which are `nil` when the server sends no body.
+protocol OptionalPayload {
+    static var absent: Self { get }
+}
+
+extension Optional: OptionalPayload {
+    static var absent: Self { nil }
 }
