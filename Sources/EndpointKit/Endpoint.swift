@@ -34,6 +34,25 @@ public protocol Endpoint: Encodable, Sendable {
     ///
     /// Declare it as a stored `let endpoint = Restful(...)` or as a computed property.
     var endpoint: Restful { get }
+
+    /// Headers this endpoint always sends, such as `Accept-Language`. They replace the server's
+    /// headers of the same name (in any case). Defaults to none.
+    ///
+    /// ```swift
+    /// struct Greeting: Endpoint {
+    ///     static var headers: [String: String] { ["Accept-Language": "fr"] }
+    ///     var endpoint: Restful { Restful(.get, "greeting") }
+    ///     typealias ReturnPayloadType = String
+    /// }
+    /// ```
+    static var headers: [String: String] { get }
+}
+
+// MARK: - Default implementations
+
+extension Endpoint {
+    /// No endpoint-specific headers.
+    public static var headers: [String: String] { [:] }
 }
 
 // MARK: - API

@@ -134,6 +134,19 @@ import Testing
         #expect(nothing == nil)
     }
 
+    struct Greeting: Endpoint {
+        static var headers: [String: String] { ["Accept-Language": "fr", "X-Request-Source": "tests"] }
+        var endpoint: Restful { Restful(.get, "greeting") }
+        typealias ReturnPayloadType = Echo
+    }
+
+    @Test func `endpoint headers reach the server over the server's own`() async throws {
+        let echo = try await Greeting().call(on: loopback.server(headers: ["accept-language": "en", "User-Agent": "Tests/1"]))
+        #expect(echo.headers["accept-language"] == "fr")
+        #expect(echo.headers["x-request-source"] == "tests")
+        #expect(echo.headers["user-agent"] == "Tests/1")
+    }
+
     @Test func `response uses the task-local default server`() async throws {
         let echo = try await Server.withDefault(loopback.server()) {
             try await Ping2(value: "local").response

@@ -61,8 +61,13 @@ enum RequestBuilder {
 
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
-        var headers = server.headers
-        if !headers.keys.contains(where: { isAccept($0) }) {
+        var headers = HeaderFields.merging(E.headers, into: server.headers)
+        for (name, value) in headers {
+            if let problem = HeaderFields.problem(name: name, value: value) {
+                throw failure(problem)
+            }
+        }
+        if !headers.keys.contains(where: { HeaderFields.sameName($0, "Accept") }) {
             headers["Accept"] = "application/json"
         }
         if sendsBody {
@@ -71,7 +76,7 @@ enum RequestBuilder {
             } catch {
                 throw failure("the body could not be encoded: \(describe(error))", error)
             }
-            headers["Content-Type"] = "application/json"
+            headers = HeaderFields.merging(["Content-Type": "application/json"], into: headers)
         }
         request.allHTTPHeaderFields = headers
         return request
@@ -105,11 +110,6 @@ enum RequestBuilder {
         }
         result += prefix[copiedUpTo...]
         return result
-    }
-
-    /// Whether a header name is `Accept`, in any case, without Foundation's locale-aware compare.
-    private static func isAccept(_ name: String) -> Bool {
-        name.utf8.count == 6 && name.lowercased() == "accept"
     }
 
     private static func trimmedPath(_ path: String) -> String {
