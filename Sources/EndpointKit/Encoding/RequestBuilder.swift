@@ -76,7 +76,10 @@ enum RequestBuilder {
             } catch {
                 throw failure("the body could not be encoded: \(describe(error))", error)
             }
-            headers = HeaderFields.merging(["Content-Type": "application/json"], into: headers)
+            if let other = headers.keys.first(where: { HeaderFields.sameName($0, "Content-Type") }) {
+                headers.removeValue(forKey: other)  // the body is JSON, whatever the headers said
+            }
+            headers["Content-Type"] = "application/json"
         }
         request.allHTTPHeaderFields = headers
         return request
