@@ -42,11 +42,14 @@ public struct SearchIssues: Endpoint {
 
     public static let server = Server(origin: Fixtures.origin, transport: NoContentTransport())
 
+    /// Created once, as a careful developer would.
+    nonisolated(unsafe) static let dateFormatter = ISO8601DateFormatter()  // only read after creation
+
     /// The same query by hand with `URLComponents.queryItems` (which, unlike EndpointKit, leaves
     /// `+`, `/`, `?` and `;` unescaped).
     public static func handWrittenURL(_ search: SearchIssues) -> URL? {
         var components = URLComponents(string: "http://127.0.0.1:8080/api/v1/search/issues")
-        let formatter = ISO8601DateFormatter()
+        let formatter = dateFormatter
         var items = [
             URLQueryItem(name: "query", value: search.query),
             URLQueryItem(name: "repository", value: search.repository),

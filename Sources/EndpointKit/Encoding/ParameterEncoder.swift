@@ -82,6 +82,10 @@ final class ParameterEncoder {
         queryItems.append((name, value))
     }
 
+    fileprivate func bindPath(text: String, for key: some CodingKey) {
+        pathValues[key.stringValue] = text
+    }
+
     fileprivate func bindPath(_ value: some Encodable, for key: some CodingKey) throws {
         let capture = ParameterEncoder(sameStrategiesAs: self)
         try ParameterEncoding(parent: capture, name: "", codingPath: [key]).encodeValue(value)
@@ -224,6 +228,18 @@ private struct KeyedParameterContainer<Key: CodingKey>: KeyedEncodingContainerPr
         try encodeProperty(value, forKey: key)
     }
 
+    /// The fast path for strings, integers and booleans: their text, without a nested encoder.
+    private func writeProperty(_ text: String, forKey key: Key) throws {
+        guard encoder.name == nil else {
+            return try encoder.child(for: key).write(text)
+        }
+        switch encoder.parent.route(for: key) {
+        case .path: encoder.parent.bindPath(text: text, for: key)
+        case .query: try encoder.child(for: key).write(text)
+        case .nowhere: return
+        }
+    }
+
     private func encodeProperty<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         guard encoder.name == nil else {
             return try encoder.child(for: key).encodeValue(value)
@@ -236,20 +252,20 @@ private struct KeyedParameterContainer<Key: CodingKey>: KeyedEncodingContainerPr
         }
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try writeProperty(value ? "true" : "false", forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try writeProperty(value, forKey: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
