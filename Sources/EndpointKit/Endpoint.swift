@@ -46,6 +46,17 @@ public protocol Endpoint: Encodable, Sendable {
     /// }
     /// ```
     static var headers: [String: String] { get }
+
+    /// The shape of this endpoint's error bodies, when it differs from the server's
+    /// ``Server/errorPayloadType``. Defaults to `nil`: the server's type applies.
+    ///
+    /// ```swift
+    /// struct SignIn: Endpoint {
+    ///     static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
+    ///     // …
+    /// }
+    /// ```
+    static var errorPayloadType: (any (Decodable & Sendable).Type)? { get }
 }
 
 // MARK: - Default implementations
@@ -53,6 +64,9 @@ public protocol Endpoint: Encodable, Sendable {
 extension Endpoint {
     /// No endpoint-specific headers.
     public static var headers: [String: String] { [:] }
+
+    /// The server's error type applies.
+    public static var errorPayloadType: (any (Decodable & Sendable).Type)? { nil }
 }
 
 // MARK: - API
@@ -86,16 +100,54 @@ extension Endpoint {
     /// - Throws: ``EndpointError`` when the call fails, `CancellationError` when the calling task
     ///   is cancelled.
     public func call(on server: Server) async throws -> ReturnPayloadType {
-        let request = try RequestBuilder.request(for: self, on: server)
+        try await callWithMetadata(on: server).payload
+    }
+
+    /// Calls the endpoint on ``Server/default`` and returns its payload with the response's status
+    /// and headers.
+    ///
+    /// ```swift
+    /// let page = try await ListBranches(owner: "apple", repo: "swift", perPage: 30).callWithMetadata()
+    /// print(page.payload.count, page.value(forHeader: "Link") ?? "last page")
+    /// ```
+    ///
+    /// - Throws: As ``call()``.
+    public func callWithMetadata() async throws -> Response<ReturnPayloadType> {
+        guard let server = Server.default else {
+            throw EndpointError(
+                kind: .invalidRequest,
+                endpoint: endpoint.description,
+                reason: "no server is configured: set Server.default at start-up, or use callWithMetadata(on:)")
+        }
+        return try await callWithMetadata(on: server)
+    }
+
+    /// Calls the endpoint on `server` and returns its payload with the response's status and headers.
+    ///
+    /// ```swift
+    /// let reply = try await PurchaseCheer(identifier: id, transactionId: tid).callWithMetadata(on: server)
+    /// print(reply.statusCode, reply.payload.balance)
+    /// ```
+    ///
+    /// - Throws: As ``call(on:)``.
+    public func callWithMetadata(on server: Server) async throws -> Response<ReturnPayloadType> {
+        let prepared = try RequestBuilder.request(for: self, on: server)
+        let request = prepared.request
         let body: Data
         let response: HTTPURLResponse
         do {
-            (body, response) = try await server.transport.send(request)
+            if let file = prepared.bodyFile {
+                (body, response) = try await server.transport.upload(request, fromFile: file.url)
+            } else {
+                (body, response) = try await server.transport.send(request)
+            }
         } catch {
             throw Self.transportFailure(error, request: request)
         }
-        return try ResponseDecoder.decode(
-            ReturnPayloadType.self, from: body, response: response, request: request, decoder: server.decoder)
+        let payload = try ResponseDecoder.decode(
+            ReturnPayloadType.self, from: body, response: response, request: request, decoder: server.decoder,
+            errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType)
+        return Response(payload: payload, httpResponse: response, request: request)
     }
 
     /// The payload of a call on ``Server/default``: the one-line form of ``call()``.

@@ -35,6 +35,9 @@ public struct EndpointError: Error, CustomStringConvertible {
     public let responseBody: Data?
     /// The error that caused this one, such as a `DecodingError`, `EncodingError` or `URLError`.
     public let underlyingError: (any Error)?
+    /// The body of a non-2xx answer decoded as the API's error type, when one is declared (see
+    /// ``Server/errorPayloadType``) and the body matches it; read it with ``errorPayload(as:)``.
+    public let errorPayload: (any Sendable)?
 
     /// Creates an error. EndpointKit creates these for you; the initializer exists for transports,
     /// mocks and tests.
@@ -49,7 +52,8 @@ public struct EndpointError: Error, CustomStringConvertible {
         request: URLRequest? = nil,
         response: HTTPURLResponse? = nil,
         responseBody: Data? = nil,
-        underlyingError: (any Error)? = nil
+        underlyingError: (any Error)? = nil,
+        errorPayload: (any Sendable)? = nil
     ) {
         self.kind = kind
         self.endpoint = endpoint
@@ -58,10 +62,23 @@ public struct EndpointError: Error, CustomStringConvertible {
         self.response = response
         self.responseBody = responseBody
         self.underlyingError = underlyingError
+        self.errorPayload = errorPayload
     }
 
     /// The HTTP status code of the response, when one arrived.
     public var statusCode: Int? { response?.statusCode }
+
+    /// The API's error body as `type`, when the server answered with a non-2xx status and a body
+    /// that decoded as the error type declared on the server or the endpoint.
+    ///
+    /// ```swift
+    /// catch let error as EndpointError {
+    ///     if let apiError = error.errorPayload(as: APIError.self) { show(apiError.error.message) }
+    /// }
+    /// ```
+    public func errorPayload<Payload>(as type: Payload.Type) -> Payload? {
+        errorPayload as? Payload
+    }
 
     /// The decoding failure, with its coding path, when the payload could not be decoded.
     public var decodingError: DecodingError? { underlyingError as? DecodingError }

@@ -10,6 +10,11 @@
 ///     // …
 /// }
 ///
+/// struct UploadPhoto: Endpoint {
+///     let endpoint = Restful(.post, "photos", body: .multipart)  // multipart/form-data
+///     // …
+/// }
+///
 /// struct ListBranches: Endpoint {
 ///     var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/branches") }
 ///     let owner: String
@@ -26,6 +31,9 @@ public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
     public let path: String
     /// The API version, substituted for `{version}` in the server's path prefix.
     public let version: Int
+    /// How the properties are written into the body, or `nil` for the method's default: JSON for
+    /// `POST`, `PUT` and `PATCH`, no body (a query string) for the others.
+    public let body: BodyFormat?
 
     /// Creates an endpoint description.
     ///
@@ -33,10 +41,14 @@ public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
     ///   - method: The HTTP method, e.g. `.get`.
     ///   - path: The path below the server's prefix; `{name}` binds the property `name`.
     ///   - version: The API version for the server's `{version}` prefix. Defaults to 1.
-    public init(_ method: HTTPMethod, _ path: String, version: Int = 1) {
+    ///   - body: How to write the body: ``BodyFormat/json``, ``BodyFormat/form``,
+    ///     ``BodyFormat/multipart`` or ``BodyFormat/raw(contentType:)``. Defaults to the method's
+    ///     usual choice; a `DELETE` given a format sends a body too.
+    public init(_ method: HTTPMethod, _ path: String, version: Int = 1, body: BodyFormat? = nil) {
         self.method = method
         self.path = path
         self.version = version
+        self.body = body
     }
 
     /// The method and path template, e.g. `"GET repos/{owner}/{repo}/branches"`.

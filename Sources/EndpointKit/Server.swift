@@ -28,6 +28,11 @@ public struct Server: Sendable {
     /// Headers sent with every request, such as `User-Agent`. `Accept: application/json` is sent
     /// unless this sets another `Accept`.
     public var headers: [String: String]
+    /// The shape of the API's error bodies, e.g. `{"error": {"code": …, "message": …}}`. On a
+    /// non-2xx answer whose body decodes as this type, the thrown ``EndpointError`` carries the
+    /// value in ``EndpointError/errorPayload``. An endpoint may declare its own
+    /// (``Endpoint/errorPayloadType``). Defaults to `nil`: error bodies stay raw bytes.
+    public var errorPayloadType: (any (Decodable & Sendable).Type)?
 
     /// Creates a server.
     ///
@@ -45,13 +50,15 @@ public struct Server: Sendable {
     ///   - encoder: Encodes bodies and shapes query strings; snake_case keys and ISO-8601 dates.
     ///   - decoder: Decodes payloads; snake_case keys and ISO-8601 dates with optional fractions.
     ///   - headers: Sent with every request.
+    ///   - errorPayloadType: The `Decodable` shape of the API's error bodies, if it has one.
     public init(
         origin: URL,
         pathPrefix: String = "/api/v{version}",
         transport: any HTTPTransport = URLSessionTransport.shared,
         encoder: JSONEncoder = Server.makeEncoder(),
         decoder: JSONDecoder = Server.makeDecoder(),
-        headers: [String: String] = ["User-Agent": Server.userAgent]
+        headers: [String: String] = ["User-Agent": Server.userAgent],
+        errorPayloadType: (any (Decodable & Sendable).Type)? = nil
     ) {
         self.origin = origin
         self.pathPrefix = pathPrefix
@@ -59,6 +66,7 @@ public struct Server: Sendable {
         self.encoder = encoder
         self.decoder = decoder
         self.headers = headers
+        self.errorPayloadType = errorPayloadType
     }
 
     /// The `User-Agent` EndpointKit sends unless told otherwise.

@@ -14,7 +14,8 @@ enum ResponseDecoder {
         from body: Data,
         response: HTTPURLResponse,
         request: URLRequest,
-        decoder: JSONDecoder
+        decoder: JSONDecoder,
+        errorPayloadType: (any (Decodable & Sendable).Type)? = nil
     ) throws(EndpointError) -> Payload {
         func failure(_ kind: EndpointError.Kind, _ reason: String, _ underlying: (any Error)? = nil) -> EndpointError {
             EndpointError(
@@ -24,7 +25,11 @@ enum ResponseDecoder {
 
         let status = response.statusCode
         guard (200..<300).contains(status) else {
-            throw failure(.unacceptableStatus, "the server answered \(statusText(status))")
+            let errorPayload = errorPayloadType.flatMap { decodeErrorPayload($0, from: body, decoder: decoder) }
+            throw EndpointError(
+                kind: .unacceptableStatus, endpoint: label(for: request),
+                reason: "the server answered \(statusText(status))", request: request,
+                response: response, responseBody: body, errorPayload: errorPayload)
         }
         if Payload.self == EmptyPayload.self, let empty = EmptyPayload() as? Payload {
             return empty
@@ -62,6 +67,13 @@ enum ResponseDecoder {
             throw failure(.decodingFailed,
                 "the server answered \(statusText(status)), but the body could not be decoded as \(payloadName): \(error)", error)
         }
+    }
+
+    /// An error body decoded as `type`, or `nil` when it does not match.
+    private static func decodeErrorPayload<ErrorPayload: Decodable & Sendable>(
+        _ type: ErrorPayload.Type, from body: Data, decoder: JSONDecoder
+    ) -> (any Sendable)? {
+        body.isEmpty ? nil : try? decoder.decode(type, from: body)
     }
 
     /// `"POST /api/v2/purchase_cheer"`: the method and the percent-encoded path of `request`.

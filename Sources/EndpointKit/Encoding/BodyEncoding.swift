@@ -1,62 +1,75 @@
-/// An endpoint as its JSON body: every property except the ``Restful`` description and the
-/// properties bound to path placeholders.
+/// An endpoint as its JSON body: every property except the ``Restful`` description, the properties
+/// bound to path placeholders and the `@Query` and `@Header` properties.
 ///
-/// It hands the real encoder (`JSONEncoder`, with all its strategies) a thin view that drops those
-/// keys from the top-level container, so the body is written in one pass.
+/// It hands the real encoder (`JSONEncoder`, with all its strategies) a thin view of the top-level
+/// container that passes those properties to a ``ParameterEncoder`` instead, so the endpoint is
+/// encoded in one pass.
 struct BodyEncoding<Value: Encodable>: Encodable {
     let value: Value
-    /// Swift names of the properties to leave out.
-    let excludedKeys: Set<String>
+    /// Receives the properties that do not belong in the body.
+    let parameters: ParameterEncoder
 
     func encode(to encoder: any Encoder) throws {
-        try value.encode(to: ExcludingEncoder(base: encoder, excludedKeys: excludedKeys))
+        try value.encode(to: ExcludingEncoder(base: encoder, parameters: parameters))
     }
 }
 
 private struct ExcludingEncoder: Encoder {
     let base: any Encoder
-    let excludedKeys: Set<String>
+    let parameters: ParameterEncoder
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(ExcludingContainer(base: base.container(keyedBy: type), excludedKeys: excludedKeys))
+        KeyedEncodingContainer(ExcludingContainer(base: base.container(keyedBy: type), parameters: parameters))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer { base.unkeyedContainer() }
     func singleValueContainer() -> any SingleValueEncodingContainer { base.singleValueContainer() }
 }
 
-/// Forwards everything to `base` except the excluded keys (and `Restful` values).
+/// Forwards body properties to `base`, and the others (path values, `@Query`, `@Header`) to the
+/// parameter encoder; drops `Restful` values.
 private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var base: KeyedEncodingContainer<Key>
-    let excludedKeys: Set<String>
+    let parameters: ParameterEncoder
     var codingPath: [any CodingKey] { base.codingPath }
 
-    private func keeps(_ key: Key) -> Bool {
-        excludedKeys.isEmpty || !excludedKeys.contains(key.stringValue)
-    }
-
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        guard keeps(key), !(value is Restful) else { return }
-        try base.encode(value, forKey: key)
+        if value is Restful { return }
+        if parameters.isBodyProperty(key) && !(value is any PlacedParameter) {
+            try base.encode(value, forKey: key)
+        } else {
+            try parameters.encodeProperty(value, forKey: key)
+        }
     }
 
-    mutating func encodeNil(forKey key: Key) throws { if keeps(key) { try base.encodeNil(forKey: key) } }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: String, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Double, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Float, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { if keeps(key) { try base.encode(value, forKey: key) } }
+    /// Whether a primitive goes to the body; if not, hands its text to the parameter encoder.
+    private func keeps(_ key: Key, _ text: @autoclosure () -> String, of value: some Encodable) throws -> Bool {
+        if parameters.isBodyProperty(key) { return true }
+        try parameters.writeProperty(text(), of: value, forKey: key)
+        return false
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { if parameters.isBodyProperty(key) { try base.encodeNil(forKey: key) } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { if try keeps(key, value ? "true" : "false", of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: String, forKey key: Key) throws { if try keeps(key, value, of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        if parameters.isBodyProperty(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        if parameters.isBodyProperty(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key

@@ -1,17 +1,43 @@
 import Foundation
 
-/// Reads an endpoint's properties as text: the values of its path placeholders and, for methods
-/// that send no body, its query parameters.
+/// Reads an endpoint's properties as text and sorts them by destination: path placeholders, the
+/// query string, headers (`@Header`), and the fields of a form or multipart body.
 ///
 /// It works through `Encodable`, so it sees exactly what the endpoint's conformance encodes, and it
 /// follows the server encoder's key, date and data strategies, so that a property has the same name
 /// and format in a query as in a JSON body.
 ///
-/// Query rules: `nil` is left out; arrays repeat their key (`tag=a&tag=b`); nested values are
-/// named `key[sub]`; `Bool` is `true`/`false`. Names and values are returned unencoded.
+/// Value rules: `nil` is left out; arrays repeat their key (`tag=a&tag=b`); nested values are
+/// named `key[sub]`; `Bool` is `true`/`false`. Names and values are collected unencoded.
+///
+/// For JSON bodies it runs inside the JSON pass: ``BodyEncoding`` hands it the properties that do
+/// not belong in the body, so an endpoint is encoded once.
 final class ParameterEncoder {
+    /// Where top-level properties go when nothing else claims them (a path placeholder, `@Query`,
+    /// `@Header`).
+    enum Destination {
+        case query
+        case form
+        case multipart
+        case raw
+        /// Left to the JSON pass.
+        case nowhere
+    }
+
+    /// A field of a form or multipart body.
+    enum Field {
+        case text(String)
+        case file(MultipartFile)
+    }
+
     /// Query parameters in the order they were encoded, not yet percent-encoded.
     private(set) var queryItems: [(name: String, value: String)] = []
+    /// Body fields in the order they were encoded, for form and multipart bodies.
+    private(set) var fields: [(name: String, value: Field)] = []
+    /// Headers from `@Header` properties; a list is one comma-separated value.
+    private(set) var headers: [(name: String, value: String)] = []
+    /// The raw body, for ``Destination/raw``.
+    private(set) var rawBody: Data?
     /// Placeholder name → the property's value, not yet percent-encoded.
     private(set) var pathValues: [String: String] = [:]
 
@@ -20,19 +46,19 @@ final class ParameterEncoder {
     private let dataStrategy: JSONEncoder.DataEncodingStrategy
     private let jsonEncoder: JSONEncoder
     private let pathNames: Set<String>
-    private let collectsQuery: Bool
+    private let destination: Destination
 
     /// - Parameters:
     ///   - encoder: The server's JSON encoder, whose strategies to follow.
     ///   - pathNames: Top-level properties bound to path placeholders, by Swift name.
-    ///   - collectsQuery: Whether the other top-level properties become query parameters.
-    init(strategiesOf encoder: JSONEncoder, pathNames: Set<String>, collectsQuery: Bool) {
+    ///   - destination: Where the other top-level properties go.
+    init(strategiesOf encoder: JSONEncoder, pathNames: Set<String>, destination: Destination) {
         keyStrategy = encoder.keyEncodingStrategy
         dateStrategy = encoder.dateEncodingStrategy
         dataStrategy = encoder.dataEncodingStrategy
         jsonEncoder = encoder
         self.pathNames = pathNames
-        self.collectsQuery = collectsQuery
+        self.destination = destination
     }
 
     private init(sameStrategiesAs other: ParameterEncoder) {
@@ -41,12 +67,76 @@ final class ParameterEncoder {
         dataStrategy = other.dataStrategy
         jsonEncoder = other.jsonEncoder
         pathNames = []
-        collectsQuery = true
+        destination = .query
     }
 
     /// Reads the properties of `value`, which must encode as a keyed container.
     func encode(_ value: some Encodable) throws {
-        try value.encode(to: ParameterEncoding(parent: self, name: nil, codingPath: []))
+        try value.encode(to: ParameterEncoding(parent: self, name: nil, sink: .query, codingPath: []))
+    }
+
+    /// Whether a top-level property is left to the JSON body.
+    func isBodyProperty(_ key: some CodingKey) -> Bool {
+        pathNames.isEmpty || !pathNames.contains(key.stringValue)
+    }
+
+    // MARK: - Top-level properties
+
+    /// Sends one top-level property where it belongs.
+    func encodeProperty<Value: Encodable>(_ value: Value, forKey key: some CodingKey) throws {
+        if value is Restful { return }  // the endpoint's own description never goes on the wire
+        if pathNames.contains(key.stringValue) {
+            return try bindPath(value, for: key)
+        }
+        if let placed = value as? any PlacedParameter {
+            switch placed.placement {
+            case .query:
+                return try encoding(for: key, sink: .query).encodeValue(placed.parameterValue)
+            case .header(let name):
+                let encoding = ParameterEncoding(parent: self, name: "", sink: .header(name), codingPath: [key])
+                return try encoding.encodeValue(placed.parameterValue)
+            }
+        }
+        switch destination {
+        case .query: try encoding(for: key, sink: .query).encodeValue(value)
+        case .form, .multipart: try encoding(for: key, sink: .body).encodeValue(value)
+        case .raw: try setRawBody(value, for: key)
+        case .nowhere: return
+        }
+    }
+
+    /// The fast path for top-level strings, integers and booleans: their text, without a nested encoder.
+    func writeProperty(_ text: String, of value: some Encodable, forKey key: some CodingKey) throws {
+        if pathNames.contains(key.stringValue) {
+            pathValues[key.stringValue] = text
+            return
+        }
+        switch destination {
+        case .query: try encoding(for: key, sink: .query).write(text)
+        case .form, .multipart: try encoding(for: key, sink: .body).write(text)
+        case .raw: try setRawBody(value, for: key)
+        case .nowhere: return
+        }
+    }
+
+    private func encoding(for key: some CodingKey, sink: ParameterEncoding.Sink) -> ParameterEncoding {
+        ParameterEncoding(parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key])
+    }
+
+    private func setRawBody(_ value: some Encodable, for key: some CodingKey) throws {
+        func failure(_ description: String) -> EncodingError {
+            EncodingError.invalidValue(value, EncodingError.Context(codingPath: [key], debugDescription: description))
+        }
+        guard rawBody == nil else {
+            throw failure("a raw body is one property, but \"\(key.stringValue)\" is another; mark the others @Query or @Header, or name them in the path")
+        }
+        switch value {
+        case let data as Data: rawBody = data
+        case let text as String: rawBody = Data(text.utf8)
+        case let data as Data?: rawBody = data ?? Data()
+        case let text as String?: rawBody = Data((text ?? "").utf8)
+        default: throw failure("a raw body must be Data or String, not \(type(of: value))")
+        }
     }
 
     // MARK: - Used by the containers
@@ -64,31 +154,44 @@ final class ParameterEncoder {
         }
     }
 
-    /// Where a top-level property goes.
-    fileprivate enum Route { case path, query, nowhere }
-
-    fileprivate func route(for key: some CodingKey) -> Route {
-        if pathNames.contains(key.stringValue) { return .path }
-        return collectsQuery ? .query : .nowhere
-    }
-
-    fileprivate func append(_ value: String, as name: String?, at codingPath: [any CodingKey]) throws {
+    fileprivate func append(_ value: String, as name: String?, sink: ParameterEncoding.Sink, at codingPath: [any CodingKey]) throws {
         guard let name else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: codingPath,
                 debugDescription: "Endpoint parameters must encode as a keyed container (a struct's properties), not a single value."
             ))
         }
-        queryItems.append((name, value))
+        switch sink {
+        case .query:
+            queryItems.append((name, value))
+        case .body:
+            fields.append((name, .text(value)))
+        case .header(let header):
+            guard name.isEmpty else {
+                throw EncodingError.invalidValue(value, EncodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "The header \(header) takes a single value or a list, not an object."))
+            }
+            if let index = headers.firstIndex(where: { $0.name == header }) {
+                headers[index].value += ", " + value
+            } else {
+                headers.append((header, value))
+            }
+        }
     }
 
-    fileprivate func bindPath(text: String, for key: some CodingKey) {
-        pathValues[key.stringValue] = text
+    fileprivate func append(_ file: MultipartFile, as name: String?, sink: ParameterEncoding.Sink, at codingPath: [any CodingKey]) throws {
+        guard let name, case .body = sink, destination == .multipart else {
+            throw EncodingError.invalidValue(file.filename, EncodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "A MultipartFile can only be sent in a multipart body: declare the endpoint with Restful(…, body: .multipart)."))
+        }
+        fields.append((name, .file(file)))
     }
 
     fileprivate func bindPath(_ value: some Encodable, for key: some CodingKey) throws {
         let capture = ParameterEncoder(sameStrategiesAs: self)
-        try ParameterEncoding(parent: capture, name: "", codingPath: [key]).encodeValue(value)
+        try ParameterEncoding(parent: capture, name: "", sink: .query, codingPath: [key]).encodeValue(value)
         switch capture.queryItems.count {
         case 0:
             return  // nothing encoded (an empty list, say): reported as a missing placeholder value
@@ -101,7 +204,6 @@ final class ParameterEncoder {
             ))
         }
     }
-
     fileprivate func encodeDate(_ date: Date, with encoder: ParameterEncoding) throws {
         // `if case` rather than `switch`: the strategy's cases differ between Apple's Foundation
         // and swift-foundation (`.formatted` lives outside FoundationEssentials).
@@ -147,10 +249,18 @@ final class ParameterEncoder {
 // MARK: - Encoder
 
 /// Encodes one value whose text goes under `name` (nil at the top level, where only keyed
-/// containers are allowed).
+/// containers are allowed) into `sink`.
 private struct ParameterEncoding: Encoder {
+    /// Where written text goes.
+    enum Sink {
+        case query
+        case body
+        case header(String)
+    }
+
     let parent: ParameterEncoder
     let name: String?
+    let sink: Sink
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -169,11 +279,16 @@ private struct ParameterEncoding: Encoder {
     func child(for key: some CodingKey) -> ParameterEncoding {
         let keyName = parent.name(for: key, at: codingPath)
         let childName = name.map { "\($0)[\(keyName)]" } ?? keyName
-        return ParameterEncoding(parent: parent, name: childName, codingPath: codingPath + [key])
+        return ParameterEncoding(parent: parent, name: childName, sink: sink, codingPath: codingPath + [key])
+    }
+
+    /// The encoder for an array element: the same name, so the key repeats.
+    func element(at index: Int) -> ParameterEncoding {
+        ParameterEncoding(parent: parent, name: name, sink: sink, codingPath: codingPath + [IndexKey(intValue: index)])
     }
 
     func write(_ text: String) throws {
-        try parent.append(text, as: name, at: codingPath)
+        try parent.append(text, as: name, sink: sink, at: codingPath)
     }
 
     func write(_ number: some BinaryFloatingPoint & LosslessStringConvertible) throws {
@@ -190,6 +305,7 @@ private struct ParameterEncoding: Encoder {
         case let data as Data: try parent.encodeData(data, with: self)
         case let url as URL: try write(url.absoluteString)
         case let decimal as Decimal: try write(decimal.description)
+        case let file as MultipartFile: try parent.append(file, as: name, sink: sink, at: codingPath)
         case let dictionary as any StringKeyedDictionary: try dictionary.encodeEntries(to: self)
         default: try value.encode(to: self)
         }
@@ -198,7 +314,9 @@ private struct ParameterEncoding: Encoder {
     /// The encoder for a dictionary entry: its key is data, so it is used as it is (as
     /// `JSONEncoder` does), without the key strategy.
     func child(forDictionaryKey key: String) -> ParameterEncoding {
-        ParameterEncoding(parent: parent, name: name.map { "\($0)[\(key)]" } ?? key, codingPath: codingPath + [DictionaryKey(key)])
+        ParameterEncoding(
+            parent: parent, name: name.map { "\($0)[\(key)]" } ?? key, sink: sink,
+            codingPath: codingPath + [DictionaryKey(key)])
     }
 }
 
@@ -229,43 +347,34 @@ private struct KeyedParameterContainer<Key: CodingKey>: KeyedEncodingContainerPr
     }
 
     /// The fast path for strings, integers and booleans: their text, without a nested encoder.
-    private func writeProperty(_ text: String, forKey key: Key) throws {
+    private func writeProperty(_ text: String, of value: some Encodable, forKey key: Key) throws {
         guard encoder.name == nil else {
             return try encoder.child(for: key).write(text)
         }
-        switch encoder.parent.route(for: key) {
-        case .path: encoder.parent.bindPath(text: text, for: key)
-        case .query: try encoder.child(for: key).write(text)
-        case .nowhere: return
-        }
+        try encoder.parent.writeProperty(text, of: value, forKey: key)
     }
 
     private func encodeProperty<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         guard encoder.name == nil else {
             return try encoder.child(for: key).encodeValue(value)
         }
-        if value is Restful { return }  // the endpoint's own description never goes on the wire
-        switch encoder.parent.route(for: key) {
-        case .path: try encoder.parent.bindPath(value, for: key)
-        case .query: try encoder.child(for: key).encodeValue(value)
-        case .nowhere: return
-        }
+        try encoder.parent.encodeProperty(value, forKey: key)
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try writeProperty(value ? "true" : "false", forKey: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try writeProperty(value, forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { try writeProperty(value ? "true" : "false", of: value, forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { try writeProperty(value, of: value, forKey: key) }
     mutating func encode(_ value: Double, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeProperty(String(value), forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -291,11 +400,7 @@ private struct UnkeyedParameterContainer: UnkeyedEncodingContainer {
         self.encoder = encoder
     }
 
-    private var element: ParameterEncoding {
-        ParameterEncoding(
-            parent: encoder.parent, name: encoder.name,
-            codingPath: encoder.codingPath + [IndexKey(intValue: count)])
-    }
+    private var element: ParameterEncoding { encoder.element(at: count) }
 
     mutating func encodeNil() throws { count += 1 }
 
@@ -365,4 +470,11 @@ private struct SuperKey: CodingKey {
     init() {}
     init?(stringValue: String) { nil }
     init?(intValue: Int) { nil }
+}
+
+extension ParameterEncoder.Field {
+    /// The text of a text field; a form never holds files (the encoder refuses them).
+    var text: String {
+        if case .text(let text) = self { text } else { "" }
+    }
 }

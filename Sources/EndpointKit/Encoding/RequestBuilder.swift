@@ -3,12 +3,21 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Turns an endpoint into the `URLRequest` that a server's transport sends.
+/// A request ready for a transport: the `URLRequest`, and the file holding its body when the body
+/// is streamed from disk (a multipart body with files) rather than held in `httpBody`.
+struct PreparedRequest: Sendable {
+    var request: URLRequest
+    var bodyFile: TemporaryFile?
+}
+
+/// Turns an endpoint into the request that a server's transport sends.
 ///
-/// URL = origin + path prefix (with `{version}`) + `/` + path (placeholders filled). Methods that
-/// send a body get the remaining properties as JSON; the others get them as the query string.
+/// URL = origin + path prefix (with `{version}`) + `/` + path (placeholders filled) + query. The
+/// body format comes from the endpoint's ``Restful`` value, or from its method: JSON for `POST`,
+/// `PUT` and `PATCH`, none (the properties form the query) for the others. Headers: server, then
+/// endpoint, then `@Header` properties, each replacing the same name in any case.
 enum RequestBuilder {
-    static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> URLRequest {
+    static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> PreparedRequest {
         let restful = endpoint.endpoint
         let method = restful.method
         let prefix = expandedPrefix(server.pathPrefix, version: restful.version)
@@ -21,23 +30,26 @@ enum RequestBuilder {
         guard let template = PathTemplate(trimmedPath(restful.path)) else {
             throw failure("the path template \"\(restful.path)\" has unbalanced braces or an empty {}")
         }
-        let sendsBody = method.sendsParametersInBody
-        var pathValues: [String: String] = [:]
-        var query = ""
-        if !template.names.isEmpty || !sendsBody {
-            let parameters = ParameterEncoder(
-                strategiesOf: server.encoder, pathNames: template.names, collectsQuery: !sendsBody)
-            do {
+        let format = restful.body ?? (method.sendsParametersInBody ? .json : nil)
+        if format != nil && (method == .get || method == .head) {
+            throw failure("a \(method) request cannot carry a body (URLSession refuses it); remove body: from its Restful value")
+        }
+        let parameters = ParameterEncoder(
+            strategiesOf: server.encoder, pathNames: template.names, destination: destination(for: format?.kind))
+        var body: Data?
+        do {
+            if format?.kind == .json {
+                body = try server.encoder.encode(BodyEncoding(value: endpoint, parameters: parameters))
+            } else {
                 try parameters.encode(endpoint)
-            } catch {
-                throw failure("the parameters could not be encoded: \(describe(error))", error)
             }
-            pathValues = parameters.pathValues
-            query = queryString(parameters.queryItems)
+        } catch {
+            let what = format?.kind == .json ? "body" : "parameters"
+            throw failure("the \(what) could not be encoded: \(describe(error))", error)
         }
 
         let path: String
-        switch template.render(with: pathValues) {
+        switch template.render(with: parameters.pathValues) {
         case .success(let rendered):
             path = rendered
         case .failure(let missing):
@@ -51,6 +63,7 @@ enum RequestBuilder {
         urlString += prefix
         urlString += "/"
         urlString += path
+        let query = formEncoded(parameters.queryItems)
         if !query.isEmpty {
             urlString += path.contains("?") ? "&" : "?"  // a template may carry a fixed query
             urlString += query
@@ -59,9 +72,10 @@ enum RequestBuilder {
             throw failure("\"\(urlString)\" is not a valid URL")
         }
 
-        var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
         var headers = HeaderFields.merging(E.headers, into: server.headers)
+        for (name, value) in parameters.headers {
+            headers = HeaderFields.merging([name: value], into: headers)
+        }
         for (name, value) in headers {
             if let problem = HeaderFields.problem(name: name, value: value) {
                 throw failure(problem)
@@ -70,19 +84,54 @@ enum RequestBuilder {
         if !headers.keys.contains(where: { HeaderFields.sameName($0, "Accept") }) {
             headers["Accept"] = "application/json"
         }
-        if sendsBody {
-            do {
-                request.httpBody = try server.encoder.encode(BodyEncoding(value: endpoint, excludedKeys: template.names))
-            } catch {
-                throw failure("the body could not be encoded: \(describe(error))", error)
+
+        var prepared = PreparedRequest(request: URLRequest(url: url))
+        prepared.request.httpMethod = method.rawValue
+        if let format {
+            let contentType: String
+            switch format.kind {
+            case .json:
+                contentType = "application/json"
+            case .form:
+                contentType = "application/x-www-form-urlencoded"
+                body = Data(formEncoded(parameters.fields.map { ($0.name, $0.value.text) }).utf8)
+            case .raw(let type):
+                contentType = type
+                body = parameters.rawBody ?? Data()
+            case .multipart:
+                do {
+                    var multipart = try MultipartBody(fields: parameters.fields)
+                    if multipart.streamsFromDisk {
+                        prepared.bodyFile = try multipart.writeToTemporaryFile()
+                    } else {
+                        body = multipart.data()
+                    }
+                    contentType = multipart.contentType
+                } catch {
+                    throw failure("the multipart body could not be written: \(describe(error))", error)
+                }
+            }
+            if let problem = HeaderFields.problem(name: "Content-Type", value: contentType) {
+                throw failure(problem)
             }
             if let other = headers.keys.first(where: { HeaderFields.sameName($0, "Content-Type") }) {
-                headers.removeValue(forKey: other)  // the body is JSON, whatever the headers said
+                headers.removeValue(forKey: other)  // the body format decides, whatever the headers said
             }
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = contentType
+            prepared.request.httpBody = body
         }
-        request.allHTTPHeaderFields = headers
-        return request
+        prepared.request.allHTTPHeaderFields = headers
+        return prepared
+    }
+
+    private static func destination(for format: BodyFormat.Kind?) -> ParameterEncoder.Destination {
+        switch format {
+        case nil: .query
+        case .json: .nowhere
+        case .form: .form
+        case .multipart: .multipart
+        case .raw: .raw
+        }
     }
 
     /// `/api/v{version}` → `/api/v2`; always with a leading slash and no trailing one, or empty.
@@ -119,7 +168,8 @@ enum RequestBuilder {
         path.hasPrefix("/") ? String(path.drop(while: { $0 == "/" })) : path
     }
 
-    private static func queryString(_ items: [(name: String, value: String)]) -> String {
+    /// `name=value&…`, percent-encoded: the query string, and the body of a form.
+    static func formEncoded(_ items: [(name: String, value: String)]) -> String {
         var query = ""
         for (name, value) in items {
             if !query.isEmpty { query += "&" }

@@ -26,6 +26,26 @@ import FoundationNetworking
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response body and metadata.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends `request` with the contents of `file` as its body: a multipart body with files on
+    /// disk, which EndpointKit streams to a temporary file first.
+    ///
+    /// The default implementation maps the file into memory as the request's `httpBody` and calls
+    /// ``send(_:)``, which suits in-memory test transports; ``URLSessionTransport`` streams the file.
+    func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse)
+}
+
+extension HTTPTransport {
+    /// Sends the file's contents as `httpBody` with ``send(_:)``.
+    ///
+    /// ```swift
+    /// let (body, response) = try await transport.upload(request, fromFile: fileURL)
+    /// ```
+    public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.httpBody = try Data(contentsOf: file, options: .alwaysMapped)
+        return try await send(request)
+    }
 }
 
 extension URLSession: HTTPTransport {

@@ -9,15 +9,19 @@ enum Redirect {
     static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
 
     /// Whether a request with a body must be redirected by EndpointKit rather than by URLSession
-    /// (which sends 307/308 redirects on with an empty body on Linux).
-    static func mustKeepBody(_ request: URLRequest?, status: Int) -> Bool {
-        (status == 307 || status == 308) && (request?.httpBody != nil || request?.httpBodyStream != nil)
+    /// (which sends 307/308 redirects on with an empty body on Linux). `uploadsFile` tells that the
+    /// body is sent from a file rather than from the request.
+    static func mustKeepBody(_ request: URLRequest?, uploadsFile: Bool = false, status: Int) -> Bool {
+        (status == 307 || status == 308)
+            && (uploadsFile || request?.httpBody != nil || request?.httpBodyStream != nil)
     }
 
     /// The request to send after a 307 or 308 answer to a request with a body: same method, same
     /// body, new URL; `nil` when `response` is not such a redirect.
-    static func requestKeepingBody(_ request: URLRequest, after response: HTTPURLResponse) -> URLRequest? {
-        guard mustKeepBody(request, status: response.statusCode),
+    static func requestKeepingBody(
+        _ request: URLRequest, uploadsFile: Bool = false, after response: HTTPURLResponse
+    ) -> URLRequest? {
+        guard mustKeepBody(request, uploadsFile: uploadsFile, status: response.statusCode),
               let location = response.value(forHTTPHeaderField: "Location"),
               let target = URL(string: location, relativeTo: request.url)?.absoluteURL
         else { return nil }

@@ -23,7 +23,7 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        if Redirect.mustKeepBody(task.originalRequest, status: response.statusCode) {
+        if Redirect.mustKeepBody(task.originalRequest, uploadsFile: task is URLSessionUploadTask, status: response.statusCode) {
             completionHandler(nil)  // URLSessionTransport follows it with the body
         } else {
             completionHandler(Redirect.removingCredentials(request, unlessSameOriginAs: response.url))

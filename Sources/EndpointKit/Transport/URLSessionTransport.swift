@@ -62,11 +62,23 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Throws: `CancellationError` when the calling task is cancelled; a `URLError` when the
     ///   exchange fails (`.timedOut` past the resource deadline, `.httpTooManyRedirects`, …).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await send(request, bodyFile: nil)
+    }
+
+    /// Sends `request` with the contents of `file` as its body, read from disk as it goes out,
+    /// following redirects (307 and 308 with the file again).
+    ///
+    /// - Throws: As ``send(_:)``.
+    public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
+        try await send(request, bodyFile: file)
+    }
+
+    private func send(_ request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
         var request = request
         var redirects = 0
         while true {
-            let (body, response) = try await perform(request)
-            guard let next = Redirect.requestKeepingBody(request, after: response) else {
+            let (body, response) = try await perform(request, bodyFile: bodyFile)
+            guard let next = Redirect.requestKeepingBody(request, uploadsFile: bodyFile != nil, after: response) else {
                 return (body, response)
             }
             redirects += 1
@@ -76,11 +88,11 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// One exchange, without following redirects of requests with bodies.
-    private func perform(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    private func perform(_ request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
         let exchange = Exchange()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { [delegate] data, response, error in
+                let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { [delegate] data, response, error in
                     let outcome = exchange.finish()
                     if let error {
                         if let challenged = delegate.takeRejectedChallenge(for: outcome.taskIdentifier) {
@@ -98,6 +110,8 @@ public final class URLSessionTransport: HTTPTransport {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
+                let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0, completionHandler: completion) }
+                    ?? session.dataTask(with: request, completionHandler: completion)
                 exchange.start(task, deadline: deadline)
             }
         } onCancel: {

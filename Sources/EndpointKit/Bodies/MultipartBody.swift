@@ -1,0 +1,187 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `multipart/form-data` body (RFC 7578): its boundary, and its parts written to memory or,
+/// when a part is a file on disk, streamed to a temporary file.
+///
+/// Field names and file names are written as browsers write them (the WHATWG HTML rules that
+/// RFC 7578 points to): UTF-8 inside quotes, with `"`, CR and LF as `%22`, `%0D` and `%0A`.
+struct MultipartBody {
+    typealias Field = ParameterEncoder.Field
+
+    let fields: [(name: String, value: Field)]
+    private(set) var boundary: String
+    private let makeBoundary: () -> String
+
+    /// Bytes copied from a file at a time.
+    static let chunkSize = 1 << 20
+
+    init(fields: [(name: String, value: Field)], makeBoundary: @escaping () -> String = MultipartBody.randomBoundary) throws {
+        for case (_, .file(let file)) in fields {
+            if let problem = HeaderFields.problem(name: "Content-Type", value: file.contentType) {
+                throw EncodingError.invalidValue(file.contentType, EncodingError.Context(
+                    codingPath: [], debugDescription: "the file part \"\(file.filename)\" has an invalid content type: \(problem)"))
+            }
+        }
+        self.fields = fields
+        self.makeBoundary = makeBoundary
+        boundary = makeBoundary()
+        while inMemoryContentContains(boundary) {
+            boundary = makeBoundary()
+        }
+    }
+
+    /// `multipart/form-data; boundary=…`
+    var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    /// Whether a part is a file to be read from disk.
+    var streamsFromDisk: Bool {
+        fields.contains { if case .file(let file) = $0.value, case .file = file.source { true } else { false } }
+    }
+
+    /// A boundary of 128 random bits: `EndpointKit-` and 32 hex digits.
+    static func randomBoundary() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = String(generator.next() as UInt64, radix: 16)
+        let low = String(generator.next() as UInt64, radix: 16)
+        return "EndpointKit-" + String(repeating: "0", count: 16 - high.count) + high
+            + String(repeating: "0", count: 16 - low.count) + low
+    }
+
+    // MARK: - Writing
+
+    /// The whole body in memory; only for bodies without files on disk.
+    func data() -> Data {
+        var body = Data()
+        for (name, value) in fields {
+            body.append(header(name: name, value: value))
+            switch value {
+            case .text(let text): body.append(contentsOf: text.utf8)
+            case .file(let file): if case .data(let data) = file.source { body.append(data) }
+            }
+            body.append(contentsOf: "\r\n".utf8)
+        }
+        body.append(contentsOf: "--\(boundary)--\r\n".utf8)
+        return body
+    }
+
+    /// Streams the body into a new temporary file, a chunk at a time. If a file on disk turns out
+    /// to contain the boundary, starts again with another one.
+    mutating func writeToTemporaryFile() throws -> TemporaryFile {
+        while true {
+            let file = try TemporaryFile()
+            if try write(to: file.url) {
+                return file
+            }
+            boundary = makeBoundary()
+        }
+    }
+
+    /// Writes the body to `url`; `false` when a file on disk contains the boundary.
+    private func write(to url: URL) throws -> Bool {
+        let output = try FileHandle(forWritingTo: url)
+        defer { try? output.close() }
+        let delimiter = Data(boundary.utf8)
+        for (name, value) in fields {
+            try output.write(contentsOf: header(name: name, value: value))
+            switch value {
+            case .text(let text):
+                try output.write(contentsOf: Data(text.utf8))
+            case .file(let file):
+                switch file.source {
+                case .data(let data):
+                    try output.write(contentsOf: data)
+                case .file(let source):
+                    guard try copy(source, to: output, lookingFor: delimiter) else { return false }
+                }
+            }
+            try output.write(contentsOf: Data("\r\n".utf8))
+        }
+        try output.write(contentsOf: Data("--\(boundary)--\r\n".utf8))
+        return true
+    }
+
+    /// Copies `source` into `output`; `false` as soon as the copied bytes contain `delimiter`.
+    private func copy(_ source: URL, to output: FileHandle, lookingFor delimiter: Data) throws -> Bool {
+        let input: FileHandle
+        do {
+            input = try FileHandle(forReadingFrom: source)
+        } catch {
+            throw EncodingError.invalidValue(source.path, EncodingError.Context(
+                codingPath: [], debugDescription: "the file \(source.path) cannot be read: \(error.localizedDescription)", underlyingError: error))
+        }
+        defer { try? input.close() }
+        var tail = Data()  // the end of the previous chunk, to find a delimiter split across chunks
+        while let chunk = try input.read(upToCount: Self.chunkSize), !chunk.isEmpty {
+            if Self.contains(tail + chunk.prefix(delimiter.count), delimiter) || Self.contains(chunk, delimiter) {
+                return false
+            }
+            try output.write(contentsOf: chunk)
+            tail = chunk.suffix(delimiter.count - 1)
+        }
+        return true
+    }
+
+    // MARK: - Parts
+
+    private func header(name: String, value: Field) -> Data {
+        var header = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(name))\""
+        if case .file(let file) = value {
+            header += "; filename=\"\(Self.escaped(file.filename))\"\r\nContent-Type: \(file.contentType)"
+        }
+        header += "\r\n\r\n"
+        return Data(header.utf8)
+    }
+
+    /// A name as browsers quote it: `"` → `%22`, CR → `%0D`, LF → `%0A`, everything else as UTF-8.
+    static func escaped(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) else { return name }
+        var result = ""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": result += "%22"
+            case "\r": result += "%0D"
+            case "\n": result += "%0A"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private func inMemoryContentContains(_ boundary: String) -> Bool {
+        let delimiter = Data(boundary.utf8)
+        return fields.contains { _, value in
+            switch value {
+            case .text(let text): Self.contains(Data(text.utf8), delimiter)
+            case .file(let file): if case .data(let data) = file.source { Self.contains(data, delimiter) } else { false }
+            }
+        }
+    }
+
+    /// Whether `data` contains `delimiter`.
+    static func contains(_ data: Data, _ delimiter: Data) -> Bool {
+        guard data.count >= delimiter.count else { return false }
+        return data.withUnsafeBytes { haystack in
+            delimiter.withUnsafeBytes { needle in
+                guard let start = haystack.baseAddress, let pattern = needle.baseAddress, needle.count > 0 else { return false }
+                let first = Int32(needle[0])
+                var offset = 0
+                let lastStart = haystack.count - needle.count
+                while offset <= lastStart {
+                    // memchr finds the candidate first byte quickly; memcmp checks the rest.
+                    guard let hit = memchr(start + offset, first, lastStart - offset + 1) else { return false }
+                    let position = start.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(start + position, pattern, needle.count) == 0 { return true }
+                    offset = position + 1
+                }
+                return false
+            }
+        }
+    }
+}

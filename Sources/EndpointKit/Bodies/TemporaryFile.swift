@@ -1,0 +1,19 @@
+import Foundation
+
+/// A file in the temporary directory that is deleted when the last reference to it goes away.
+final class TemporaryFile: Sendable {
+    let url: URL
+
+    /// Creates an empty file.
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("EndpointKit-\(UUID().uuidString).multipart")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
