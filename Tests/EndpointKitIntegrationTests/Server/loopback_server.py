@@ -6,7 +6,17 @@ It listens on two free ports (the second one is "another origin" for redirect te
 process that started it.
 
 Routes (any method):
-  /respond?status=&type=&body=   that status, Content-Type and body (no Content-Type if type is empty)
+  /respond?status=&type=&body=&header=Name:Value
+                                 that status, Content-Type, body and extra headers (no Content-Type
+                                 if type is empty; header= may repeat)
+  /file-crc32?path=              size and CRC-32 of a local file, as JSON
+  /echo-raw                      200 with the request body as the response body, under the request's
+                                 Content-Type
+  /multipart                     parses a multipart/form-data body with werkzeug (Flask's parser)
+                                 and answers JSON: the Content-Type, every field as [name, value],
+                                 every file as field, filename, content type, size, CRC-32 and (up to
+                                 64 KiB) base64 bytes
+
   /basic-auth                    401 with a Basic challenge
   /redirect/STATUS/PATH          that redirect status with Location: /PATH (same origin)
   /redirect-away/STATUS/PATH     that redirect status with Location: http://127.0.0.1:OTHER/PATH
@@ -14,12 +24,15 @@ Routes (any method):
   anything else                  200 JSON echo: method, raw request target, decoded path, parsed
                                  query, headers (lowercased names) and body text
 """
+import base64
+import io
 import json
 import os
 import sys
 import threading
 import time
 import urllib.parse
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -29,18 +42,43 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # keep test output quiet
         pass
 
-    def handle_any(self):
+    def read_body(self):
+        """The whole request body, from Content-Length or chunked transfer coding."""
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            chunks = []
+            while True:
+                size = int(self.rfile.readline().split(b";")[0], 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(chunks)
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
         length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        return self.rfile.read(length) if length else b""
+
+    def handle_any(self):
         split = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(split.query, keep_blank_values=True)
         route = split.path
+        if route == "/multipart":
+            return self.multipart()
+        body = self.read_body()
 
         if route == "/respond":
             status = int(query.get("status", ["200"])[0])
             content_type = query.get("type", ["application/json"])[0]
             text = query.get("body", [""])[0].encode()
-            self.reply(status, content_type or None, text)
+            headers = dict(item.split(":", 1) for item in query.get("header", []))
+            self.reply(status, content_type or None, text, headers)
+        elif route == "/file-crc32":
+            crc, size = 0, 0
+            with open(query["path"][0], "rb") as file:
+                while chunk := file.read(1 << 20):
+                    crc, size = zlib.crc32(chunk, crc), size + len(chunk)
+            self.reply(200, "application/json", json.dumps({"size": size, "crc32": crc}).encode())
+        elif route == "/echo-raw":
+            self.reply(200, self.headers.get("Content-Type"), body)
         elif route == "/basic-auth":
             self.reply(401, "application/json", b'{"error":"credentials required"}',
                        {"WWW-Authenticate": 'Basic realm="tests"'})
@@ -61,6 +99,42 @@ class Handler(BaseHTTPRequestHandler):
                 "headers": {name.lower(): value for name, value in self.headers.items()},
                 "body": body.decode("utf-8", "replace"),
             }).encode())
+
+    def multipart(self):
+        from werkzeug.formparser import parse_form_data  # pip install werkzeug
+
+        chunked = self.headers.get("Transfer-Encoding", "").lower() == "chunked"
+        stream = io.BytesIO(self.read_body()) if chunked else self.rfile
+        length = stream.getbuffer().nbytes if chunked else int(self.headers.get("Content-Length") or 0)
+        environ = {
+            "REQUEST_METHOD": self.command,
+            "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+            "CONTENT_LENGTH": str(length),
+            "wsgi.input": stream,
+        }
+        _, form, files = parse_form_data(environ, max_form_memory_size=None)
+        described = []
+        for field, upload in files.items(multi=True):
+            crc, size, head = 0, 0, b""
+            while True:
+                chunk = upload.stream.read(1 << 20)
+                if not chunk:
+                    break
+                crc = zlib.crc32(chunk, crc)
+                size += len(chunk)
+                if len(head) < 65536:
+                    head += chunk[: 65536 - len(head)]
+            described.append({
+                "field": field, "filename": upload.filename, "content_type": upload.content_type,
+                "size": size, "crc32": crc, "base64": base64.b64encode(head).decode() if size <= 65536 else None,
+            })
+        self.reply(200, "application/json", json.dumps({
+            "content_type": self.headers.get("Content-Type"),
+            "content_length": self.headers.get("Content-Length"),
+            "transfer_encoding": self.headers.get("Transfer-Encoding"),
+            "fields": [[name, value] for name, value in form.items(multi=True)],
+            "files": described,
+        }).encode())
 
     def reply(self, status, content_type, body, headers=None):
         self.send_response(status)

@@ -1,0 +1,118 @@
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// A 200 MB file upload: streamed from disk, so the client's memory stays flat.
+@Suite struct LargeUploadTests {
+    let loopback: LoopbackServer
+    init() throws { loopback = try LoopbackServer.shared() }
+
+    struct Upload: Endpoint {
+        let endpoint = Restful(.post, "multipart", body: .multipart)
+        let note: String
+        let video: MultipartFile
+        typealias ReturnPayloadType = ParsedMultipart
+    }
+
+    struct FileChecksum: Endpoint {
+        let endpoint = Restful(.get, "file-crc32")
+        let path: String
+        struct ReturnPayloadType: Decodable, Sendable { let size: Int; let crc32: UInt32 }
+    }
+
+    static let megabyte = 1 << 20
+    static let size = 200 * megabyte
+
+    /// Writes `size` bytes, one mebibyte at a time, each stamped with its index.
+    static func makeFile() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ek-large-\(UUID().uuidString).bin")
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var block = Data((0..<megabyte).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        for index in 0..<(size / megabyte) {
+            withUnsafeBytes(of: UInt64(index).bigEndian) { block.replaceSubrange(0..<8, with: $0) }
+            try handle.write(contentsOf: block)
+        }
+        return url
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func `a 200 MB file upload arrives intact without holding the file in memory`() async throws {
+        let file = try Self.makeFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let server = loopback.server()
+        var parsingServer = server
+        parsingServer.decoder = Server.makeDecoder()
+        let expected = try await FileChecksum(path: file.path).call(on: parsingServer)
+        #expect(expected.size == Self.size)
+
+        let sampler = MemorySampler()
+        let baseline = sampler.start()
+        let started = Date()
+        let parsed = try await Upload(note: "big", video: MultipartFile(contentsOf: file, contentType: "video/mp4"))
+            .call(on: parsingServer)
+        let seconds = Date().timeIntervalSince(started)
+        let peak = sampler.stop()
+
+        #expect(parsed.fields == [["note", "big"]])
+        #expect(parsed.files.count == 1)
+        #expect(parsed.files.first?.filename == file.lastPathComponent)
+        #expect(parsed.files.first?.size == Self.size)
+        #expect(parsed.files.first?.crc32 == expected.crc32)
+        let growth = peak - baseline
+        print(String(
+            format: "200 MB upload: %.1f s; client RSS %.1f MB before, peak %.1f MB during (+%.1f MB); body sent with Content-Length %@",
+            seconds, Double(baseline) / 1e6, Double(peak) / 1e6, Double(growth) / 1e6, parsed.contentLength ?? "none"))
+        #expect(growth < 50_000_000, "peak memory grew by \(growth) bytes during a 200 MB upload")
+    }
+}
+
+/// Samples the process's resident memory (Linux `/proc/self/statm`) on a background thread.
+final class MemorySampler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var peak = 0
+    private var running = false
+    private var thread: Thread?
+
+    /// Resident bytes now.
+    static func residentBytes() -> Int {
+        #if os(Linux)
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+        #else
+        return 0
+        #endif
+    }
+
+    /// Starts sampling every 2 ms; returns the current resident bytes.
+    func start() -> Int {
+        let baseline = Self.residentBytes()
+        lock.lock(); peak = baseline; running = true; lock.unlock()
+        let thread = Thread { [self] in
+            while true {
+                let now = Self.residentBytes()
+                lock.lock()
+                peak = max(peak, now)
+                let keepGoing = running
+                lock.unlock()
+                guard keepGoing else { return }
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+        }
+        self.thread = thread
+        thread.start()
+        return baseline
+    }
+
+    /// Stops sampling; returns the highest resident bytes seen.
+    func stop() -> Int {
+        let now = Self.residentBytes()
+        lock.lock(); running = false; peak = max(peak, now); let result = peak; lock.unlock()
+        return result
+    }
+}
