@@ -29,7 +29,103 @@ private struct CannedTransport: HTTPTransport {
     }
 }
 
+private struct PostComment: Endpoint {
+    let endpoint = Restful(.post, "posts/{postId}/comments")   // POST /api/v1/posts/7/comments?notify=true
+    let postId: Int
+    @Query var notify: Bool
+    @Header("X-Request-ID") var requestID: String? = nil         // X-Request-ID: abc
+    let text: String                                             // {"text":"Nice!"}
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+private struct Greeting: Endpoint {
+    static var headers: [String: String] { ["Accept-Language": "fr"] }   // over the server's
+    var endpoint: Restful { Restful(.get, "greeting") }
+    @Header("Accept-Language") var language: String? = nil              // over both, when set
+    typealias ReturnPayloadType = String
+}
+
+private struct SignIn: Endpoint {
+    let endpoint = Restful(.post, "oauth/token", body: .form)   // grant_type=password&username=…
+    var grantType = "password"
+    let username: String
+    let password: String
+    struct ReturnPayloadType: Decodable, Sendable { let accessToken: String }
+}
+
+private struct UploadPhoto: Endpoint {
+    let endpoint = Restful(.post, "albums/{albumId}/photos", body: .multipart)
+    let albumId: Int
+    let caption: String                 // a text part
+    let photo: MultipartFile            // a file part: name "photo", its file name and type
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+private struct PutAvatar: Endpoint {
+    let endpoint = Restful(.put, "users/{id}/avatar", body: .raw(contentType: "image/png"))
+    let id: Int
+    let png: Data                       // sent byte for byte
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+private struct APIError: Decodable, Sendable {
+    struct Detail: Decodable, Sendable { let code: String; let message: String }
+    let error: Detail                                      // {"error": {"code": …, "message": …}}
+}
+
+private struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
+extension SignIn {                                         // this endpoint answers OAuth-style errors
+    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
+}
+
 @Suite struct ReadmeTests {
+    @Test func `the body and placement samples send what their comments say`() async throws {
+        let transport = RecordingTransport()
+        let server = Server(origin: URL(string: "https://example.com")!, transport: transport, headers: ["Accept-Language": "en"])
+        try await Server.withDefault(server) {
+            try await PostComment(postId: 7, notify: true, requestID: "abc", text: "Nice!").call()
+            _ = try? await Greeting().call()
+            _ = try? await Greeting(language: "de").call()
+            _ = try? await SignIn(username: "ana", password: "pw").call()
+            try await UploadPhoto(albumId: 3, caption: "Beach", photo: MultipartFile(Data([1]), filename: "beach.jpg", contentType: "image/jpeg")).call()
+            try await PutAvatar(id: 1, png: Data([0x89])).call()
+        }
+        let requests = transport.requests
+        #expect(requests.map { "\($0.httpMethod!) \($0.url!.absoluteString)" } == [
+            "POST https://example.com/api/v1/posts/7/comments?notify=true",
+            "GET https://example.com/api/v1/greeting",
+            "GET https://example.com/api/v1/greeting",
+            "POST https://example.com/api/v1/oauth/token",
+            "POST https://example.com/api/v1/albums/3/photos",
+            "PUT https://example.com/api/v1/users/1/avatar",
+        ])
+        #expect(requests[0].value(forHTTPHeaderField: "X-Request-ID") == "abc")
+        #expect(requests[0].bodyText == #"{"text":"Nice!"}"#)
+        #expect(requests[1].value(forHTTPHeaderField: "Accept-Language") == "fr")
+        #expect(requests[2].value(forHTTPHeaderField: "Accept-Language") == "de")
+        #expect(requests[3].bodyText == "grant_type=password&username=ana&password=pw")
+        #expect(requests[4].value(forHTTPHeaderField: "Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+        #expect(requests[5].httpBody == Data([0x89]))
+    }
+
+    @Test func `the typed error sample reads the API's error`() async throws {
+        let body = #"{"error":{"code":"sold_out","message":"No more cheers"}}"#
+        let server = Server(
+            origin: URL(string: "https://example.com")!, transport: RecordingTransport(status: 409, body: body),
+            errorPayloadType: APIError.self)
+        let error = try await #require(throws: EndpointError.self) {
+            try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server)
+        }
+        #expect(error.errorPayload(as: APIError.self)?.error.code == "sold_out")
+        let oauth = try await #require(throws: EndpointError.self) {
+            try await SignIn(username: "a", password: "b").call(on: Server(
+                origin: URL(string: "https://example.com")!,
+                transport: RecordingTransport(status: 400, body: #"{"error":"invalid_grant"}"#),
+                errorPayloadType: APIError.self))
+        }
+        #expect(oauth.errorPayload(as: OAuthError.self)?.error == "invalid_grant")
+    }
+
     @Test func `purchase returns the new balance`() async throws {
         let server = Server(origin: URL(string: "https://test.invalid")!, transport: CannedTransport())
         let balance = try await Server.withDefault(server) {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -66,7 +67,18 @@ enum DemoServer {
                     : "null"
                 return #"{"name":"\#(name)","commit":{"sha":"\#(sha)","url":"https://api.github.com/repos/\#(owner)/\#(repo)/commits/\#(sha)"},"protected":\#(index < 3),"protection_url":\#(protectionURL)}"#
             }
-            return json("[" + branches.joined(separator: ",") + "]")
+            var response = json("[" + branches.joined(separator: ",") + "]")
+            response.headers[HTTPField.Name("Link")!] = #"<https://api.github.com/repositories/44838949/branches?page=2>; rel="next""#
+            return response
+        }
+        router.post("/api/v1/albums/:albumId/photos") { request, context -> Response in
+            let body = try await request.body.collect(upTo: 16 * 1024 * 1024)
+            let type = request.headers[.contentType] ?? ""
+            guard type.hasPrefix("multipart/form-data; boundary=") else {
+                return json(#"{"error":{"code":"bad_type","message":"expected multipart/form-data"}}"#, status: .unsupportedMediaType)
+            }
+            let album = context.parameters.get("albumId") ?? "?"
+            return json(#"{"album": "\#(album)", "received_bytes": \#(body.readableBytes)}"#, status: .created)
         }
         return router
     }

@@ -54,3 +54,17 @@ struct Branch: Decodable, Sendable {
         let url: URL
     }
 }
+
+/// A multipart upload: a text part and a file part.
+struct UploadPhoto: Endpoint {
+    let endpoint = Restful(.post, "albums/{albumId}/photos", body: .multipart)
+    let albumId: Int
+    let caption: String
+    let photo: MultipartFile
+    @Header("X-Request-ID") var requestID: String? = nil
+
+    struct ReturnPayloadType: Decodable, Sendable {
+        let album: String
+        let receivedBytes: Int
+    }
+}

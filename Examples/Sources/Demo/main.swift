@@ -21,11 +21,16 @@ func printCalls() async {
         }
 
         let github = Server(origin: Server.default!.origin, pathPrefix: "")
-        let branches = try await ListBranches(owner: "apple", repo: "swift", perPage: 5).call(on: github)
-        print("ListBranches    GET  /repos/apple/swift/branches → \(branches.count) branches")
+        let page = try await ListBranches(owner: "apple", repo: "swift", perPage: 5).callWithMetadata(on: github)
+        let branches = page.payload
+        print("ListBranches    GET  /repos/apple/swift/branches → \(page.statusCode), \(branches.count) branches, next page: \(page.value(forHeader: "Link") ?? "none")")
         for branch in branches {
             print("    \(branch.name) at \(branch.commit.sha.prefix(7))\(branch.protected ? " (protected)" : "")")
         }
+
+        let photo = MultipartFile(Data(repeating: 0xFF, count: 2048), filename: "beach.jpg", contentType: "image/jpeg")
+        let upload = try await UploadPhoto(albumId: 3, caption: "Beach", photo: photo, requestID: "demo-1").response
+        print("UploadPhoto     POST /api/v1/albums/3/photos (multipart) → album \(upload.album), \(upload.receivedBytes) bytes received")
     } catch {
         print("Call failed: \(error)")
         exit(1)
