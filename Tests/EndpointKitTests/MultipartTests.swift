@@ -63,6 +63,25 @@ import Testing
         #expect(body.contentType == "multipart/form-data; boundary=EndpointKit-free")
     }
 
+    @Test func `a file on disk that contains the boundary is written again with another`() throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("ek-\(UUID().uuidString).txt")
+        // The clashing boundary straddles the first two chunks of the copy.
+        var bytes = Data(repeating: 0x41, count: MultipartBody.chunkSize - 5)
+        bytes += Data("EndpointKit-clash".utf8) + Data(repeating: 0x42, count: 100)
+        try bytes.write(to: source)
+        defer { try? FileManager.default.removeItem(at: source) }
+        var candidates = ["EndpointKit-clash", "EndpointKit-free"]
+        var body = try MultipartBody(
+            fields: [("f", .file(MultipartFile(contentsOf: source, contentType: "text/plain")))],
+            makeBoundary: { candidates.removeFirst() })
+        #expect(body.boundary == "EndpointKit-clash")  // the file is only read while writing
+        let file = try body.writeToTemporaryFile()
+        #expect(body.boundary == "EndpointKit-free")
+        var expected = Data("--EndpointKit-free\r\nContent-Disposition: form-data; name=\"f\"; filename=\"\(source.lastPathComponent)\"\r\nContent-Type: text/plain\r\n\r\n".utf8)
+        expected += bytes + Data("\r\n--EndpointKit-free--\r\n".utf8)
+        #expect(try Data(contentsOf: file.url) == expected)
+    }
+
     @Test(arguments: [
         (#"say "hi".txt"#, "say %22hi%22.txt"),
         ("line\r\nbreak", "line%0D%0Abreak"),
