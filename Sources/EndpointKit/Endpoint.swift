@@ -57,6 +57,41 @@ public protocol Endpoint: Encodable, Sendable {
     /// }
     /// ```
     static var errorPayloadType: (any (Decodable & Sendable).Type)? { get }
+
+    /// Whether authorization middlewares authorize this endpoint. Defaults to `true`; return
+    /// `false` for sign-in and token-refresh endpoints and for public endpoints of an authorized API.
+    ///
+    /// ```swift
+    /// struct RefreshToken: Endpoint {
+    ///     static var requiresAuthorization: Bool { false }
+    ///     // …
+    /// }
+    /// ```
+    static var requiresAuthorization: Bool { get }
+
+    /// Whether a ``RetryPolicy`` may send this endpoint again although its method is not
+    /// idempotent (`POST`, `PATCH`), e.g. because the server deduplicates it by an idempotency key.
+    /// Defaults to `false`. `GET`, `HEAD`, `PUT`, `DELETE` and `OPTIONS` are retried regardless.
+    ///
+    /// ```swift
+    /// struct CreatePayment: Endpoint {
+    ///     static var isSafeToRetry: Bool { true }
+    ///     @Header("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
+    ///     // …
+    /// }
+    /// ```
+    static var isSafeToRetry: Bool { get }
+
+    /// How long one attempt of this endpoint may take, in seconds, when it differs from the
+    /// server's ``Server/timeout``. Defaults to `nil`: the server's applies.
+    ///
+    /// ```swift
+    /// struct ExportReport: Endpoint {
+    ///     static var timeout: TimeInterval? { 120 }
+    ///     // …
+    /// }
+    /// ```
+    static var timeout: TimeInterval? { get }
 }
 
 // MARK: - Default implementations
@@ -67,6 +102,15 @@ extension Endpoint {
 
     /// The server's error type applies.
     public static var errorPayloadType: (any (Decodable & Sendable).Type)? { nil }
+
+    /// Authorized when the server has an authorization middleware.
+    public static var requiresAuthorization: Bool { true }
+
+    /// Retried only when its method is idempotent.
+    public static var isSafeToRetry: Bool { false }
+
+    /// The server's timeout applies.
+    public static var timeout: TimeInterval? { nil }
 }
 
 // MARK: - API
@@ -81,13 +125,7 @@ extension Endpoint {
     /// - Throws: ``EndpointError`` when the call fails (including when no default server is set),
     ///   `CancellationError` when the calling task is cancelled.
     public func call() async throws -> ReturnPayloadType {
-        guard let server = Server.default else {
-            throw EndpointError(
-                kind: .invalidRequest,
-                endpoint: endpoint.description,
-                reason: "no server is configured: set Server.default at start-up, or use call(on:)")
-        }
-        return try await call(on: server)
+        try await call(on: defaultServer())
     }
 
     /// Calls the endpoint on `server` and returns its payload.
@@ -113,13 +151,7 @@ extension Endpoint {
     ///
     /// - Throws: As ``call()``.
     public func callWithMetadata() async throws -> Response<ReturnPayloadType> {
-        guard let server = Server.default else {
-            throw EndpointError(
-                kind: .invalidRequest,
-                endpoint: endpoint.description,
-                reason: "no server is configured: set Server.default at start-up, or use callWithMetadata(on:)")
-        }
-        return try await callWithMetadata(on: server)
+        try await callWithMetadata(on: defaultServer())
     }
 
     /// Calls the endpoint on `server` and returns its payload with the response's status and headers.
@@ -136,11 +168,7 @@ extension Endpoint {
         let body: Data
         let response: HTTPURLResponse
         do {
-            if let file = prepared.bodyFile {
-                (body, response) = try await server.transport.upload(request, fromFile: file.url)
-            } else {
-                (body, response) = try await server.transport.send(request)
-            }
+            (body, response) = try await Exchanging.send(prepared, for: Self.self, on: server)
         } catch {
             throw Self.transportFailure(error, request: request)
         }
@@ -160,7 +188,40 @@ extension Endpoint {
     }
 }
 
+extension Endpoint where ReturnPayloadType == EmptyPayload {
+    /// Calls an endpoint that returns nothing on ``Server/default``; there is no result to use.
+    ///
+    /// ```swift
+    /// try await DeleteCheer(id: 7).call()
+    /// ```
+    @discardableResult
+    public func call() async throws -> EmptyPayload {
+        try await call(on: defaultServer())
+    }
+
+    /// Calls an endpoint that returns nothing on `server`; there is no result to use.
+    ///
+    /// ```swift
+    /// try await DeleteCheer(id: 7).call(on: staging)
+    /// ```
+    @discardableResult
+    public func call(on server: Server) async throws -> EmptyPayload {
+        try await callWithMetadata(on: server).payload
+    }
+}
+
 extension Endpoint {
+    /// ``Server/default``, or an error saying that none is set.
+    func defaultServer() throws(EndpointError) -> Server {
+        guard let server = Server.default else {
+            throw EndpointError(
+                kind: .invalidRequest,
+                endpoint: endpoint.description,
+                reason: "no server is configured: set Server.default at start-up, or pass a server with call(on:)")
+        }
+        return server
+    }
+
     /// A transport error as the caller sees it: cancellation stays cancellation, and everything
     /// else becomes an ``EndpointError`` naming the endpoint.
     static func transportFailure(_ error: any Error, request: URLRequest) -> any Error {

@@ -124,6 +124,9 @@ extension EndpointError {
         public static let decodingFailed = Kind(description: "decodingFailed")
         /// The request did not complete: connection refused, timed out, offline, TLS failure, ….
         public static let transportFailed = Kind(description: "transportFailed")
+        /// The access token could not be refreshed, so the call was not authorized; the session
+        /// has been signed out.
+        public static let authorizationFailed = Kind(description: "authorizationFailed")
     }
 }
 

@@ -41,4 +41,10 @@ extension HTTPMethod {
     var sendsParametersInBody: Bool {
         self == .post || self == .put || self == .patch
     }
+
+    /// Whether sending the request twice has the same effect as sending it once (RFC 9110 §9.2.2):
+    /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`. Retry policies retry only these by default.
+    public var isIdempotent: Bool {
+        self == .get || self == .head || self == .put || self == .delete || self == .options
+    }
 }

@@ -33,6 +33,13 @@ public struct Server: Sendable {
     /// value in ``EndpointError/errorPayload``. An endpoint may declare its own
     /// (``Endpoint/errorPayloadType``). Defaults to `nil`: error bodies stay raw bytes.
     public var errorPayloadType: (any (Decodable & Sendable).Type)?
+    /// Steps every call goes through, the first one outermost: authorization, retries, logging or
+    /// your own ``Middleware``. Defaults to none.
+    public var middlewares: [any Middleware]
+    /// How long one attempt of a call may take, in seconds, before it fails with a timeout (which a
+    /// ``RetryPolicy`` may retry). An endpoint's ``Endpoint/timeout`` overrides it. Defaults to
+    /// `nil`: only the transport's own timeouts apply.
+    public var timeout: TimeInterval?
 
     /// Creates a server.
     ///
@@ -51,6 +58,8 @@ public struct Server: Sendable {
     ///   - decoder: Decodes payloads; snake_case keys and ISO-8601 dates with optional fractions.
     ///   - headers: Sent with every request.
     ///   - errorPayloadType: The `Decodable` shape of the API's error bodies, if it has one.
+    ///   - middlewares: Steps every call goes through, the first one outermost.
+    ///   - timeout: How long one attempt may take, in seconds.
     public init(
         origin: URL,
         pathPrefix: String = "/api/v{version}",
@@ -58,7 +67,9 @@ public struct Server: Sendable {
         encoder: JSONEncoder = Server.makeEncoder(),
         decoder: JSONDecoder = Server.makeDecoder(),
         headers: [String: String] = ["User-Agent": Server.userAgent],
-        errorPayloadType: (any (Decodable & Sendable).Type)? = nil
+        errorPayloadType: (any (Decodable & Sendable).Type)? = nil,
+        middlewares: [any Middleware] = [],
+        timeout: TimeInterval? = nil
     ) {
         self.origin = origin
         self.pathPrefix = pathPrefix
@@ -67,6 +78,8 @@ public struct Server: Sendable {
         self.decoder = decoder
         self.headers = headers
         self.errorPayloadType = errorPayloadType
+        self.middlewares = middlewares
+        self.timeout = timeout
     }
 
     /// The `User-Agent` EndpointKit sends unless told otherwise.

@@ -29,7 +29,7 @@ import Testing
     /// Writes `size` bytes, one mebibyte at a time, each stamped with its index.
     static func makeFile() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ek-large-\(UUID().uuidString).bin")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var block = Data((0..<megabyte).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })

@@ -19,7 +19,7 @@ import Testing
             try await Owner(owner: "me").response
         }
         #expect(error.kind == .invalidRequest)
-        #expect(error.description == "GET users/{owner}/repos: no server is configured: set Server.default at start-up, or use call(on:).")
+        #expect(error.description == "GET users/{owner}/repos: no server is configured: set Server.default at start-up, or pass a server with call(on:).")
     }
 
     @Test func `the global default is used, and a task-local one wins over it`() async throws {

@@ -8,6 +8,8 @@ import FoundationNetworking
 struct PreparedRequest: Sendable {
     var request: URLRequest
     var bodyFile: TemporaryFile?
+    /// The endpoint's method and path template, for middlewares.
+    var restful: Restful
 }
 
 /// Turns an endpoint into the request that a server's transport sends.
@@ -85,7 +87,7 @@ enum RequestBuilder {
             headers["Accept"] = "application/json"
         }
 
-        var prepared = PreparedRequest(request: URLRequest(url: url))
+        var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful)
         prepared.request.httpMethod = method.rawValue
         if let format {
             let contentType: String

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends an API key as a header or a query parameter with every call that requires
+/// authorization, to the server's origin only.
+///
+/// ```swift
+/// server.middlewares = [APIKeyAuthorization(header: "X-API-Key", value: key)]
+/// server.middlewares = [APIKeyAuthorization(queryParameter: "api_key", value: key)]
+/// ```
+///
+/// ``RequestLogger`` redacts the key in either place.
+public struct APIKeyAuthorization: Middleware {
+    enum Placement: Sendable {
+        case header(String)
+        case query(String)
+    }
+
+    let placement: Placement
+    private let value: String
+
+    /// Sends the key as the header `name`.
+    ///
+    /// ```swift
+    /// let authorization = APIKeyAuthorization(header: "X-API-Key", value: "k-123")
+    /// ```
+    public init(header name: String, value: String) {
+        placement = .header(name)
+        self.value = value
+    }
+
+    /// Sends the key as the query parameter `name`, percent-encoded.
+    ///
+    /// ```swift
+    /// let authorization = APIKeyAuthorization(queryParameter: "api_key", value: "k-123")
+    /// ```
+    public init(queryParameter name: String, value: String) {
+        placement = .query(name)
+        self.value = value
+    }
+
+    /// Adds the key when the call requires authorization and goes to the server's origin.
+    public func intercept(
+        _ request: URLRequest, context: MiddlewareContext, next: Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        guard context.requiresAuthorization, context.isSameOrigin(request.url), let url = request.url else {
+            return try await next(request)
+        }
+        var authorized = request
+        switch placement {
+        case .header(let name):
+            guard request.value(forHTTPHeaderField: name) == nil else { return try await next(request) }
+            authorized.setValue(value, forHTTPHeaderField: name)
+        case .query(let name):
+            let pair = PercentEncoding.encode(name) + "=" + PercentEncoding.encode(value)
+            var text = url.absoluteString
+            let fragment = text.firstIndex(of: "#").map { String(text[$0...]) } ?? ""
+            text.removeLast(fragment.count)
+            text += (url.query == nil ? "?" : "&") + pair + fragment
+            authorized.url = URL(string: text) ?? url
+        }
+        return try await next(authorized)
+    }
+}

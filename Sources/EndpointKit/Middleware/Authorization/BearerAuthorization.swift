@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends `Authorization: Bearer <token>` with every call that requires authorization, to the
+/// server's origin only.
+///
+/// The token is a constant or comes from an async provider, asked before each request (return
+/// `nil` to send none). For access tokens that expire, use ``RefreshTokenAuthorization``.
+///
+/// ```swift
+/// server.middlewares = [BearerAuthorization(token: "s3cr3t")]
+/// server.middlewares = [BearerAuthorization { try await keychain.accessToken() }]
+/// ```
+///
+/// A request that already has an `Authorization` header keeps it.
+public struct BearerAuthorization: Middleware {
+    private let token: @Sendable () async throws -> String?
+
+    /// Sends the same token every time.
+    ///
+    /// ```swift
+    /// let authorization = BearerAuthorization(token: "s3cr3t")
+    /// ```
+    public init(token: String) {
+        self.token = { token }
+    }
+
+    /// Asks `provider` for the token before each request; `nil` sends none.
+    ///
+    /// ```swift
+    /// let authorization = BearerAuthorization { await session.accessToken }
+    /// ```
+    public init(provider: @escaping @Sendable () async throws -> String?) {
+        token = provider
+    }
+
+    /// Adds the header when the call requires authorization and goes to the server's origin.
+    public func intercept(
+        _ request: URLRequest, context: MiddlewareContext, next: Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        guard Credentials.apply(to: request, context: context), let token = try await token() else {
+            return try await next(request)
+        }
+        return try await next(Credentials.setting("Bearer \(token)", in: request))
+    }
+}
+
+/// Shared rules of the authorization middlewares.
+enum Credentials {
+    /// Whether to authorize `request`: the call requires it, the URL has the server's origin and no
+    /// `Authorization` header is set yet.
+    static func apply(to request: URLRequest, context: MiddlewareContext) -> Bool {
+        context.requiresAuthorization && context.isSameOrigin(request.url)
+            && request.value(forHTTPHeaderField: "Authorization") == nil
+    }
+
+    /// `request` with `Authorization: value`.
+    static func setting(_ value: String, in request: URLRequest) -> URLRequest {
+        var authorized = request
+        authorized.setValue(value, forHTTPHeaderField: "Authorization")
+        return authorized
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The state behind ``RefreshTokenAuthorization``: the current tokens and the one refresh in
+/// flight, so that any number of callers share a single refresh.
+///
+/// Every decision to start a refresh is taken without suspending between the check and the
+/// start, so concurrent callers cannot both start one.
+actor TokenSession {
+    typealias Refresh = @Sendable (Tokens) async throws -> Tokens
+    typealias SignOutHook = @Sendable (any Error) async -> Void
+
+    /// Set while `refresh` runs, so that the refresh call itself is never held up waiting for the
+    /// refresh (which would deadlock) even if its endpoint forgot to opt out of authorization.
+    @TaskLocal static var isRefreshing = false
+
+    private let store: any TokenStore
+    private let refreshMargin: TimeInterval
+    private let refresh: Refresh
+    private let onSignOut: SignOutHook
+
+    /// The store's tokens once read (`loaded`), kept in step with every change made here.
+    private var cached: Tokens?
+    private var loaded = false
+    private var inFlight: (id: Int, task: Task<Tokens, any Error>)?
+    /// Bumped by sign-in, sign-out and reset, so that an older refresh cannot store its result.
+    private var generation = 0
+    private var nextID = 0
+
+    init(store: any TokenStore, refreshMargin: TimeInterval, refresh: @escaping Refresh, onSignOut: @escaping SignOutHook) {
+        self.store = store
+        self.refreshMargin = refreshMargin
+        self.refresh = refresh
+        self.onSignOut = onSignOut
+    }
+
+    /// The tokens to send now, refreshed first when the access token is known to have expired
+    /// (or to expire within the margin).
+    func tokensForRequest(now: Date = Date()) async throws -> Tokens? {
+        while true {
+            if let inFlight { return try await inFlight.task.value }
+            let tokens = try await current()
+            if inFlight != nil { continue }  // a refresh started while the store was read
+            guard let tokens, tokens.refreshToken != nil, let expiry = tokens.expiresAt,
+                  expiry.timeIntervalSince(now) <= refreshMargin
+            else { return tokens }
+            return try await startRefresh(from: tokens)
+        }
+    }
+
+    /// New tokens after the server refused `rejected`: a refresh, unless one is under way (then
+    /// its result) or already done (then the current tokens). `nil` when there is nothing to
+    /// refresh with.
+    func tokens(replacing rejected: String) async throws -> Tokens? {
+        while true {
+            if let inFlight { return try await inFlight.task.value }
+            let tokens = try await current()
+            if inFlight != nil { continue }
+            guard let tokens, tokens.refreshToken != nil else { return nil }
+            if tokens.accessToken != rejected { return tokens }  // someone else refreshed already
+            return try await startRefresh(from: tokens)
+        }
+    }
+
+    func signIn(_ tokens: Tokens) async throws {
+        generation += 1
+        inFlight = nil
+        cached = tokens
+        loaded = true
+        try await store.update(tokens)
+    }
+
+    func signOut() async throws {
+        generation += 1
+        inFlight = nil
+        cached = nil
+        loaded = true
+        try await store.clear()
+    }
+
+    func reset() {
+        generation += 1
+        inFlight = nil
+        cached = nil
+        loaded = false
+    }
+
+    // MARK: - Private
+
+    private func current() async throws -> Tokens? {
+        if loaded { return cached }
+        let generationBefore = generation
+        let tokens = try await store.tokens()
+        if !loaded && generation == generationBefore {
+            cached = tokens
+            loaded = true
+        }
+        return loaded ? cached : tokens
+    }
+
+    /// Starts the one refresh (the caller has just checked that none is in flight) and waits for it.
+    private func startRefresh(from tokens: Tokens) async throws -> Tokens {
+        nextID += 1
+        let id = nextID
+        let generationAtStart = generation
+        let task = Task { try await self.performRefresh(from: tokens, generation: generationAtStart) }
+        inFlight = (id, task)
+        defer { if inFlight?.id == id { inFlight = nil } }
+        return try await task.value
+    }
+
+    private func performRefresh(from tokens: Tokens, generation refreshGeneration: Int) async throws -> Tokens {
+        let fresh: Tokens
+        do {
+            fresh = try await Self.$isRefreshing.withValue(true) { try await refresh(tokens) }
+        } catch {
+            let failure = EndpointError(
+                kind: .authorizationFailed, endpoint: "token refresh",
+                reason: "the access token could not be refreshed, so the session was signed out: \(Self.describe(error))",
+                underlyingError: error)
+            if generation == refreshGeneration {  // not superseded by a sign-in meanwhile
+                cached = nil
+                loaded = true
+                try? await store.clear()
+                await onSignOut(failure)
+            }
+            throw failure
+        }
+        if generation == refreshGeneration {
+            cached = fresh
+            loaded = true
+            try await store.update(fresh)
+        }
+        return fresh
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? EndpointError)?.description ?? "\(error)"
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Writes one line per request and one per response to a sink of your choice, with secrets
+/// redacted.
+///
+/// ```
+/// --> POST /api/v2/purchase_cheer (54-byte body)
+/// <-- 200 OK POST /api/v2/purchase_cheer (12 ms, 15-byte body)
+/// ```
+///
+/// Verbose mode adds the headers and the bodies (cut to `bodyLimit` bytes). Redaction is always
+/// on: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and any header naming a key,
+/// token, secret, password or session are shown as `<redacted>`, and so are query parameters and
+/// JSON or form fields named like `password`, `access_token`, `api_key`, … plus any names you add.
+///
+/// ```swift
+/// server.middlewares = [RequestLogger(verbose: true, redacting: ["pin"]) { line in logger.debug("\(line)") }]
+/// ```
+///
+/// Logging is off until you add a `RequestLogger`. Put it first in ``Server/middlewares`` to log
+/// each call once, or after a ``RetryPolicy`` to log every attempt.
+public struct RequestLogger: Middleware {
+    /// Whether to log headers and bodies too.
+    public var verbose: Bool
+    /// Whether to log each request as a `curl` command as well (redacted).
+    public var logsCURL: Bool
+    /// The most body bytes a verbose line shows.
+    public var bodyLimit: Int
+    private let redaction: Redaction
+    private let sink: @Sendable (String) -> Void
+
+    /// Creates a logger.
+    ///
+    /// ```swift
+    /// let logger = RequestLogger { print($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - verbose: Log headers and bodies too. Defaults to `false`.
+    ///   - logsCURL: Log each request as a `curl` command as well. Defaults to `false`.
+    ///   - bodyLimit: The most body bytes to show. Defaults to 1,024.
+    ///   - redacting: More query parameters, body fields and headers to hide, by name.
+    ///   - sink: Receives each log entry. Defaults to `print`.
+    public init(
+        verbose: Bool = false,
+        logsCURL: Bool = false,
+        bodyLimit: Int = 1024,
+        redacting: Set<String> = [],
+        sink: @escaping @Sendable (String) -> Void = { print($0) }
+    ) {
+        self.verbose = verbose
+        self.logsCURL = logsCURL
+        self.bodyLimit = bodyLimit
+        redaction = Redaction(fields: redacting)
+        self.sink = sink
+    }
+
+    /// Logs the request, passes it on, and logs the response or the failure.
+    public func intercept(
+        _ request: URLRequest, context: MiddlewareContext, next: Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        let method = request.httpMethod ?? "GET"
+        let target = redaction.pathAndQuery(of: request.url)
+        let bodySize = request.httpBody?.count
+        var line = "--> \(method) \(target)" + (bodySize.map { " (\($0)-byte body)" } ?? "")
+        if verbose {
+            line += headerLines(request.allHTTPHeaderFields ?? [:])
+            line += bodyLines(request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+        }
+        sink(line)
+        if logsCURL { sink(curlCommand(for: request)) }
+
+        let started = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
+        do {
+            let (body, response) = try await next(request)
+            var line = "<-- \(ResponseDecoder.statusText(response.statusCode)) \(method) \(target) (\(elapsed()), \(body.count)-byte body)"
+            if verbose {
+                var headers: [String: String] = [:]
+                for case (let name as String, let value as String) in response.allHeaderFields { headers[name] = value }
+                line += headerLines(headers)
+                line += bodyLines(body, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+            }
+            sink(line)
+            return (body, response)
+        } catch {
+            let reason = error is CancellationError ? "cancelled" : (error as? URLError)?.explanation ?? "\(error)"
+            sink("<-- failed \(method) \(target) (\(elapsed())): \(reason)")
+            throw error
+        }
+    }
+
+    /// `request` as a `curl` command line, with secrets redacted; bodies longer than `bodyLimit`
+    /// are cut.
+    ///
+    /// ```swift
+    /// print(RequestLogger().curlCommand(for: request))
+    /// // curl -X POST 'https://example.com/api/v2/purchase_cheer' -H 'Authorization: <redacted>' …
+    /// ```
+    public func curlCommand(for request: URLRequest) -> String {
+        var parts = ["curl"]
+        let method = request.httpMethod ?? "GET"
+        if method != "GET" { parts.append(method == "HEAD" ? "--head" : "-X \(method)") }
+        var url = request.url?.absoluteString ?? ""
+        if let requestURL = request.url, let components = URLComponents(url: requestURL, resolvingAgainstBaseURL: true),
+           let query = components.percentEncodedQuery {
+            url = url.replacingOccurrences(of: "?" + query, with: "?" + redaction.redactedPairs(query))
+        }
+        parts.append(Self.quoted(url))
+        for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            parts.append("-H " + Self.quoted("\(name): \(redaction.redactsHeader(name) ? Redaction.placeholder : value)"))
+        }
+        if let body = request.httpBody, !body.isEmpty {
+            parts.append("--data-binary " + Self.quoted(redaction.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)))
+        }
+        return parts.joined(separator: " ")
+    }
+
+    private func headerLines(_ headers: [String: String]) -> String {
+        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+            "\n    \(name): \(redaction.redactsHeader(name) ? Redaction.placeholder : value)"
+        }.joined()
+    }
+
+    private func bodyLines(_ body: Data?, contentType: String?) -> String {
+        guard let body, !body.isEmpty else { return "" }
+        return "\n    " + redaction.body(body, contentType: contentType, limit: bodyLimit)
+    }
+
+    /// Single-quoted for a POSIX shell.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A step between an endpoint and the transport: it sees each request on the way out and each
+/// response on the way back, and may change, repeat or answer them.
+///
+/// A server runs its ``Server/middlewares`` in order, the first one outermost. Each receives the
+/// request and `next`, which runs the rest of the chain (and finally the transport). Calling
+/// `next` more than once repeats the request, body included; not calling it answers without the
+/// network.
+///
+/// ```swift
+/// struct RequestID: Middleware {
+///     func intercept(
+///         _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
+///     ) async throws -> (Data, HTTPURLResponse) {
+///         var request = request
+///         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+///         return try await next(request)
+///     }
+/// }
+///
+/// var server = Server(origin: URL(string: "https://example.com")!)
+/// server.middlewares = [RequestLogger(), RetryPolicy(), RequestID()]
+/// ```
+public protocol Middleware: Sendable {
+    /// The rest of the chain: send a request, get the response body and metadata.
+    typealias Next = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// Handles one request: usually changes it, calls `next`, and looks at what comes back.
+    ///
+    /// Throw to fail the call: an ``EndpointError`` reaches the caller as it is, `CancellationError`
+    /// stays a cancellation, and any other error becomes an ``EndpointError`` of kind
+    /// ``EndpointError/Kind/transportFailed``.
+    func intercept(
+        _ request: URLRequest,
+        context: MiddlewareContext,
+        next: Next
+    ) async throws -> (Data, HTTPURLResponse)
+}
+
+/// What a middleware knows about the call it serves.
+///
+/// ```swift
+/// if context.method == .get, context.pathTemplate.hasPrefix("reports/") { … }
+/// ```
+public struct MiddlewareContext: Sendable {
+    /// The endpoint's type name, e.g. `"PurchaseCheer"`.
+    public let endpointName: String
+    /// The HTTP method.
+    public let method: HTTPMethod
+    /// The path template relative to the server's prefix, e.g. `"repos/{owner}/{repo}/branches"`.
+    public let pathTemplate: String
+    /// The endpoint's API version.
+    public let version: Int
+    /// The server's origin; credentials go only to this origin.
+    public let origin: URL
+    /// Whether authorization middlewares should authorize this call (see
+    /// ``Endpoint/requiresAuthorization``).
+    public let requiresAuthorization: Bool
+    /// Whether the call may be sent again after a failure: its method is idempotent (`GET`, `HEAD`,
+    /// `PUT`, `DELETE`, `OPTIONS`) or the endpoint says so (``Endpoint/isSafeToRetry``).
+    public let isRetryable: Bool
+
+    /// Creates a context; EndpointKit creates these for you, tests of middlewares may too.
+    ///
+    /// ```swift
+    /// let context = MiddlewareContext(endpointName: "Me", method: .get, pathTemplate: "me", origin: origin)
+    /// ```
+    public init(
+        endpointName: String,
+        method: HTTPMethod,
+        pathTemplate: String,
+        version: Int = 1,
+        origin: URL,
+        requiresAuthorization: Bool = true,
+        isRetryable: Bool? = nil
+    ) {
+        self.endpointName = endpointName
+        self.method = method
+        self.pathTemplate = pathTemplate
+        self.version = version
+        self.origin = origin
+        self.requiresAuthorization = requiresAuthorization
+        self.isRetryable = isRetryable ?? method.isIdempotent
+    }
+
+    /// Whether `url` has the server's scheme, host and port, so that it may receive credentials.
+    public func isSameOrigin(_ url: URL?) -> Bool {
+        url.map { Redirect.isSameOrigin($0, origin) } ?? false
+    }
+}

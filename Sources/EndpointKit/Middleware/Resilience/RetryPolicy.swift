@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends a call again when it fails in a way that may pass: a retryable status (408, 429, 500,
+/// 502, 503, 504 by default) or a transient transport error (timeout, lost connection, …).
+///
+/// - Only retryable calls are repeated: idempotent methods (`GET`, `HEAD`, `PUT`, `DELETE`,
+///   `OPTIONS`) and endpoints that declare ``Endpoint/isSafeToRetry``. A `POST` is sent once.
+/// - Waits grow exponentially from `initialDelay` (×`multiplier`, at most `maximumDelay`), with
+///   jitter: each wait is drawn between `(1 - jitter)` and 1 times its nominal length.
+/// - A `Retry-After` header (seconds or an HTTP date) sets the wait instead, capped at
+///   `maximumRetryAfter`.
+/// - Cancelling the calling task ends a wait at once with `CancellationError`.
+///
+/// ```swift
+/// server.middlewares = [RetryPolicy(maximumAttempts: 4, initialDelay: 0.2)]
+/// ```
+///
+/// Place it before authorization in ``Server/middlewares`` so that each attempt is authorized
+/// afresh.
+public struct RetryPolicy: Middleware {
+    /// Attempts in all, the first included. Defaults to 3.
+    public var maximumAttempts: Int
+    /// The wait before the first retry, in seconds. Defaults to 0.5.
+    public var initialDelay: TimeInterval
+    /// How much each wait grows. Defaults to 2.
+    public var multiplier: Double
+    /// The longest computed wait, in seconds. Defaults to 30.
+    public var maximumDelay: TimeInterval
+    /// How much of each wait is random, from 0 (none) to 1 (anywhere from zero). Defaults to 0.5.
+    public var jitter: Double
+    /// The longest wait a `Retry-After` header can ask for, in seconds. Defaults to 60.
+    public var maximumRetryAfter: TimeInterval
+    /// Statuses worth another attempt.
+    public var retryableStatuses: Set<Int>
+    /// Transport errors worth another attempt.
+    public var retryableErrors: Set<URLError.Code>
+
+    /// The statuses retried by default: 408, 429, 500, 502, 503, 504.
+    public static let defaultRetryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// The transport errors retried by default: timeouts, lost or refused connections, no network,
+    /// DNS failures.
+    public static let defaultRetryableErrors: Set<URLError.Code> = [
+        .timedOut, .networkConnectionLost, .cannotConnectToHost, .notConnectedToInternet,
+        .dnsLookupFailed, .cannotFindHost,
+    ]
+
+    /// Creates a policy.
+    ///
+    /// ```swift
+    /// let retry = RetryPolicy(maximumAttempts: 5, initialDelay: 1, retryableStatuses: [503])
+    /// ```
+    public init(
+        maximumAttempts: Int = 3,
+        initialDelay: TimeInterval = 0.5,
+        multiplier: Double = 2,
+        maximumDelay: TimeInterval = 30,
+        jitter: Double = 0.5,
+        maximumRetryAfter: TimeInterval = 60,
+        retryableStatuses: Set<Int> = RetryPolicy.defaultRetryableStatuses,
+        retryableErrors: Set<URLError.Code> = RetryPolicy.defaultRetryableErrors
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.initialDelay = initialDelay
+        self.multiplier = multiplier
+        self.maximumDelay = maximumDelay
+        self.jitter = min(max(jitter, 0), 1)
+        self.maximumRetryAfter = maximumRetryAfter
+        self.retryableStatuses = retryableStatuses
+        self.retryableErrors = retryableErrors
+    }
+
+    /// Sends the request, and again after a wait while it fails in a retryable way.
+    public func intercept(
+        _ request: URLRequest, context: MiddlewareContext, next: Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        guard context.isRetryable else { return try await next(request) }
+        var attempt = 1
+        while true {
+            let wait: TimeInterval
+            do {
+                let answer = try await next(request)
+                guard attempt < maximumAttempts, retryableStatuses.contains(answer.1.statusCode) else {
+                    return answer
+                }
+                wait = Self.retryAfter(answer.1.value(forHTTPHeaderField: "Retry-After")).map { min($0, maximumRetryAfter) }
+                    ?? delay(beforeRetry: attempt)
+            } catch let error as URLError where attempt < maximumAttempts && retryableErrors.contains(error.code) {
+                wait = delay(beforeRetry: attempt)
+            }
+            try await Task.sleep(nanoseconds: UInt64(max(wait, 0) * 1_000_000_000))
+            attempt += 1
+        }
+    }
+
+    /// The wait before retry number `retry` (1 for the first), with jitter.
+    func delay(beforeRetry retry: Int, random: Double = Double.random(in: 0...1)) -> TimeInterval {
+        let nominal = min(initialDelay * pow(multiplier, Double(retry - 1)), maximumDelay)
+        return nominal * (1 - jitter * random)
+    }
+
+    /// The wait a `Retry-After` value asks for, in seconds: a number of seconds or an HTTP date
+    /// (RFC 9110 §10.2.3); `nil` when absent or unreadable.
+    static func retryAfter(_ value: String?, now: Date = Date()) -> TimeInterval? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return TimeInterval(max(seconds, 0)) }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        return max(date.timeIntervalSince(now), 0)
+    }
+}

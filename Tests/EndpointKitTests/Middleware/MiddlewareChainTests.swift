@@ -1,0 +1,135 @@
+@testable import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The middleware chain: order, context, replay, timeouts.
+@Suite struct MiddlewareChainTests {
+    /// Appends its name to a header on the way out and to a list on the way back.
+    struct Tagging: Middleware {
+        let name: String
+        let seen: Locked<[String]>
+        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+            var request = request
+            let trail = request.value(forHTTPHeaderField: "X-Trail").map { $0 + "," } ?? ""
+            request.setValue(trail + name, forHTTPHeaderField: "X-Trail")
+            seen.withLock { $0.append("\(name) \(context.endpointName) \(context.method) \(context.pathTemplate) v\(context.version) auth=\(context.requiresAuthorization) retry=\(context.isRetryable)") }
+            let answer = try await next(request)
+            seen.withLock { $0.append("back through \(name)") }
+            return answer
+        }
+    }
+
+    struct UploadReport: Endpoint {
+        static var requiresAuthorization: Bool { false }
+        let endpoint = Restful(.post, "teams/{team}/reports", version: 3)
+        let team: String
+        let title: String
+        typealias ReturnPayloadType = EmptyPayload
+    }
+
+    @Test func `middlewares run in order, the first outermost, and see the endpoint`() async throws {
+        let seen = Locked<[String]>([])
+        let transport = RecordingTransport()
+        var server = Server.stub(transport)
+        server.middlewares = [Tagging(name: "a", seen: seen), Tagging(name: "b", seen: seen)]
+        try await UploadReport(team: "core", title: "Q3").call(on: server)
+        #expect(try transport.request.value(forHTTPHeaderField: "X-Trail") == "a,b")
+        #expect(try transport.request.bodyText == #"{"title":"Q3"}"#)
+        #expect(seen.value == [
+            "a UploadReport POST teams/{team}/reports v3 auth=false retry=false",
+            "b UploadReport POST teams/{team}/reports v3 auth=false retry=false",
+            "back through b", "back through a",
+        ])
+    }
+
+    /// Answers without calling the transport.
+    struct Canned: Middleware {
+        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+            (Data(#"{"balance":9}"#.utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "application/json"])!)
+        }
+    }
+
+    struct Balance: Endpoint {
+        let endpoint = Restful(.get, "balance")
+        struct ReturnPayloadType: Decodable, Sendable { let balance: Int }
+    }
+
+    @Test func `a middleware can answer without the network`() async throws {
+        let transport = RecordingTransport()
+        var server = Server.stub(transport)
+        server.middlewares = [Canned()]
+        #expect(try await Balance().call(on: server).balance == 9)
+        #expect(transport.requests.isEmpty)
+    }
+
+    /// Sends every request twice.
+    struct Twice: Middleware {
+        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+            _ = try await next(request)
+            return try await next(request)
+        }
+    }
+
+    struct Attach: Endpoint {
+        let endpoint = Restful(.post, "attach", body: .multipart)
+        let file: MultipartFile
+        typealias ReturnPayloadType = EmptyPayload
+    }
+
+    @Test func `calling next twice replays the body, including a streamed file`() async throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("ek-\(UUID().uuidString).txt")
+        try Data("file contents".utf8).write(to: source)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let transport = RecordingTransport()
+        var server = Server.stub(transport)
+        server.middlewares = [Twice()]
+        try await Attach(file: MultipartFile(contentsOf: source)).call(on: server)
+        let bodies = transport.requests.map(\.httpBody)
+        #expect(bodies.count == 2)
+        #expect(bodies[0] == bodies[1])
+        #expect(bodies[0].map { String(decoding: $0, as: UTF8.self).contains("\r\n\r\nfile contents\r\n") } == true)
+    }
+
+    struct Failing: Middleware {
+        let error: any Error
+        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+            throw error
+        }
+    }
+
+    @Test func `errors thrown by a middleware reach the caller as EndpointError or cancellation`() async throws {
+        var server = Server.stub(RecordingTransport())
+        server.middlewares = [Failing(error: URLError(.notConnectedToInternet))]
+        let error = try await #require(throws: EndpointError.self) { try await Balance().call(on: server) }
+        #expect(error.kind == .transportFailed)
+        server.middlewares = [Failing(error: CancellationError())]
+        await #expect(throws: CancellationError.self) { try await Balance().call(on: server) }
+    }
+
+    struct Quick: Endpoint {
+        static var timeout: TimeInterval? { 0.1 }
+        let endpoint = Restful(.get, "quick")
+        typealias ReturnPayloadType = EmptyPayload
+    }
+
+    @Test func `a server timeout ends a slow attempt, and an endpoint timeout overrides it`() async throws {
+        let transport = ScriptedTransport { _, _ in
+            try await Task.sleep(nanoseconds: 5_000_000_000)
+            return .init()
+        }
+        var server = Server.stub(transport)
+        server.timeout = 0.2
+        let started = Date()
+        let error = try await #require(throws: EndpointError.self) { try await Balance().call(on: server) }
+        #expect(error.kind == .transportFailed)
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect(Date().timeIntervalSince(started) < 2)
+        server.timeout = 60
+        let quickStart = Date()
+        await #expect(throws: EndpointError.self) { try await Quick().call(on: server) }
+        #expect(Date().timeIntervalSince(quickStart) < 2)
+    }
+}
