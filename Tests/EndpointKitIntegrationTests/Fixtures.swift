@@ -48,3 +48,20 @@ struct Balance: Decodable, Sendable, Equatable {
 func jsonObject(_ text: String) throws -> NSDictionary {
     try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
 }
+
+/// A value shared between tasks, behind a lock.
+final class Shared<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&stored)
+    }
+}

@@ -10,6 +10,18 @@ Routes (any method):
                                  that status, Content-Type, body and extra headers (no Content-Type
                                  if type is empty; header= may repeat)
   /file-crc32?path=              size and CRC-32 of a local file, as JSON
+  /auth/whoami                   who the Authorization header (Bearer or Basic), an X-API-Key header
+                                 or an api_key query parameter says the caller is; 401 without any
+  /tokens/REALM/configure?access=&refresh=&refresh_ok=
+                                 a token realm whose access token has expired and whose refresh
+                                 token is valid (refresh_ok=1) or revoked (0); counters reset
+  /tokens/REALM/refresh          exchanges {"refresh_token"} for new tokens (slowly, 0.2 s), counted
+  /tokens/REALM/me               200 with a valid access token, else 401 (WWW-Authenticate: Bearer)
+  /tokens/REALM/stats            {"refreshes": n, "me_calls": n}
+  /flaky/KEY?fail=&status=&retry_after=&retry_after_date=
+                                 the first `fail` calls for KEY answer `status` (with Retry-After
+                                 seconds, or an HTTP date that many seconds ahead), later ones 200
+  /attempts/KEY                  {"attempts": n, "times": [...]}: the calls /flaky saw for KEY
   /echo-raw                      200 with the request body as the response body, under the request's
                                  Content-Type
   /multipart                     parses a multipart/form-data body with werkzeug (Flask's parser)
@@ -33,7 +45,13 @@ import threading
 import time
 import urllib.parse
 import zlib
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Server(ThreadingHTTPServer):
+    request_queue_size = 256  # tests open 100 connections at once; the default backlog of 5 drops SYNs
+    daemon_threads = True
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -71,6 +89,29 @@ class Handler(BaseHTTPRequestHandler):
             text = query.get("body", [""])[0].encode()
             headers = dict(item.split(":", 1) for item in query.get("header", []))
             self.reply(status, content_type or None, text, headers)
+        elif route == "/auth/whoami":
+            self.whoami(query)
+        elif route.startswith("/tokens/"):
+            self.tokens(route, body)
+        elif route.startswith("/flaky/"):
+            key = route[len("/flaky/"):]
+            with STATE_LOCK:
+                seen = ATTEMPTS.setdefault(key, [])
+                seen.append(time.time())
+                attempt = len(seen)
+            if attempt <= int(query.get("fail", ["0"])[0]):
+                headers = {}
+                if "retry_after" in query:
+                    headers["Retry-After"] = query["retry_after"][0]
+                if "retry_after_date" in query:
+                    headers["Retry-After"] = formatdate(time.time() + float(query["retry_after_date"][0]), usegmt=True)
+                self.reply(int(query.get("status", ["503"])[0]), "application/json", b'{"error":"try again"}', headers)
+            else:
+                self.reply(200, "application/json", json.dumps({"attempts": attempt}).encode())
+        elif route.startswith("/attempts/"):
+            with STATE_LOCK:
+                times = list(ATTEMPTS.get(route[len("/attempts/"):], []))
+            self.reply(200, "application/json", json.dumps({"attempts": len(times), "times": times}).encode())
         elif route == "/file-crc32":
             crc, size = 0, 0
             with open(query["path"][0], "rb") as file:
@@ -99,6 +140,58 @@ class Handler(BaseHTTPRequestHandler):
                 "headers": {name.lower(): value for name, value in self.headers.items()},
                 "body": body.decode("utf-8", "replace"),
             }).encode())
+
+    def whoami(self, query):
+        authorization = self.headers.get("Authorization", "")
+        if authorization.startswith("Bearer "):
+            who = {"scheme": "bearer", "token": authorization[len("Bearer "):]}
+        elif authorization.startswith("Basic "):
+            user, _, password = base64.b64decode(authorization[len("Basic "):]).decode("utf-8").partition(":")
+            who = {"scheme": "basic", "user": user, "password": password}
+        elif self.headers.get("X-API-Key"):
+            who = {"scheme": "api-key-header", "key": self.headers["X-API-Key"]}
+        elif "api_key" in query:
+            who = {"scheme": "api-key-query", "key": query["api_key"][0]}
+        else:
+            return self.reply(401, "application/json", b'{"error":"unauthenticated"}')
+        self.reply(200, "application/json", json.dumps(who).encode())
+
+    def tokens(self, route, body):
+        _, _, realm_name, action = route.split("/", 3)
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        with STATE_LOCK:
+            if action == "configure":
+                REALMS[realm_name] = {
+                    "valid_access": set(), "refresh": query["refresh"][0],
+                    "refresh_ok": query.get("refresh_ok", ["1"])[0] == "1", "refreshes": 0, "me_calls": 0,
+                }
+                return self.reply(204, None, b"")
+            realm = REALMS[realm_name]
+            if action == "stats":
+                return self.reply(200, "application/json", json.dumps(
+                    {"refreshes": realm["refreshes"], "me_calls": realm["me_calls"]}).encode())
+            if action == "me":
+                realm["me_calls"] += 1
+                token = self.headers.get("Authorization", "")[len("Bearer "):]
+                if token in realm["valid_access"]:
+                    return self.reply(200, "application/json", json.dumps({"ok": True, "token": token}).encode())
+                return self.reply(401, "application/json", b'{"error":"invalid_token"}',
+                                  {"WWW-Authenticate": 'Bearer error="invalid_token"'})
+            if action == "refresh":
+                realm["refreshes"] += 1
+                number = realm["refreshes"]
+                sent = json.loads(body or b"{}").get("refresh_token")
+                accepted = realm["refresh_ok"] and sent == realm["refresh"]
+                if accepted:
+                    access, realm["refresh"] = "access-%d" % number, "refresh-%d" % number
+                    realm["valid_access"] = {access}
+        if action != "refresh":
+            return self.reply(404, "application/json", b'{"error":"no such action"}')
+        time.sleep(0.2)  # a slow token server widens the window for concurrent refreshes
+        if not accepted:
+            return self.reply(400, "application/json", b'{"error":"invalid_grant"}')
+        self.reply(200, "application/json", json.dumps(
+            {"access_token": access, "refresh_token": "refresh-%d" % number, "expires_in": 60}).encode())
 
     def multipart(self):
         from werkzeug.formparser import parse_form_data  # pip install werkzeug
@@ -151,11 +244,14 @@ class Handler(BaseHTTPRequestHandler):
 
 
 OTHER_PORT = 0
+STATE_LOCK = threading.Lock()
+REALMS = {}
+ATTEMPTS = {}
 
 
 def main():
     global OTHER_PORT
-    servers = [ThreadingHTTPServer(("127.0.0.1", 0), Handler) for _ in range(2)]
+    servers = [Server(("127.0.0.1", 0), Handler) for _ in range(2)]
     OTHER_PORT = servers[1].server_address[1]
     for server in servers:
         server.daemon_threads = True

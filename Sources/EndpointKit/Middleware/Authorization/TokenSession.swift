@@ -22,6 +22,9 @@ actor TokenSession {
     private var cached: Tokens?
     private var loaded = false
     private var inFlight: (id: Int, task: Task<Tokens, any Error>)?
+    /// The access token whose refresh failed, and the error: a call still holding that token
+    /// gets the same error rather than a bare 401.
+    private var failedRefresh: (accessToken: String, error: EndpointError)?
     /// Bumped by sign-in, sign-out and reset, so that an older refresh cannot store its result.
     private var generation = 0
     private var nextID = 0
@@ -55,6 +58,9 @@ actor TokenSession {
             if let inFlight { return try await inFlight.task.value }
             let tokens = try await current()
             if inFlight != nil { continue }
+            if tokens == nil, let failedRefresh, failedRefresh.accessToken == rejected {
+                throw failedRefresh.error
+            }
             guard let tokens, tokens.refreshToken != nil else { return nil }
             if tokens.accessToken != rejected { return tokens }  // someone else refreshed already
             return try await startRefresh(from: tokens)
@@ -63,6 +69,7 @@ actor TokenSession {
 
     func signIn(_ tokens: Tokens) async throws {
         generation += 1
+        failedRefresh = nil
         inFlight = nil
         cached = tokens
         loaded = true
@@ -71,6 +78,7 @@ actor TokenSession {
 
     func signOut() async throws {
         generation += 1
+        failedRefresh = nil
         inFlight = nil
         cached = nil
         loaded = true
@@ -79,6 +87,7 @@ actor TokenSession {
 
     func reset() {
         generation += 1
+        failedRefresh = nil
         inFlight = nil
         cached = nil
         loaded = false
@@ -118,6 +127,7 @@ actor TokenSession {
                 reason: "the access token could not be refreshed, so the session was signed out: \(Self.describe(error))",
                 underlyingError: error)
             if generation == refreshGeneration {  // not superseded by a sign-in meanwhile
+                failedRefresh = (tokens.accessToken, failure)
                 cached = nil
                 loaded = true
                 try? await store.clear()

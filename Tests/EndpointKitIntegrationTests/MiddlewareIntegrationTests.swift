@@ -1,0 +1,256 @@
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Authorization, token refresh, retries and logging against the real loopback server.
+@Suite struct MiddlewareIntegrationTests {
+    let loopback: LoopbackServer
+    init() throws { loopback = try LoopbackServer.shared() }
+
+    /// The loopback server with EndpointKit's default coders and `middlewares`. Timing tests pass
+    /// a transport of their own, so that other tests' calls do not queue in front of theirs.
+    func server(_ middlewares: [any Middleware], transport: any HTTPTransport = URLSessionTransport.shared) -> Server {
+        var server = loopback.server(transport: transport)
+        server.decoder = Server.makeDecoder()
+        server.middlewares = middlewares
+        return server
+    }
+
+    // MARK: - Authorization as the server sees it
+
+    struct WhoAmI: Endpoint {
+        let endpoint = Restful(.get, "auth/whoami")
+        struct ReturnPayloadType: Decodable, Sendable, Equatable {
+            let scheme: String
+            var token: String? = nil
+            var user: String? = nil
+            var password: String? = nil
+            var key: String? = nil
+        }
+    }
+
+    @Test func `bearer, basic and API keys arrive as the server expects them`() async throws {
+        #expect(try await WhoAmI().call(on: server([BearerAuthorization(token: "t0k3n")])) == .init(scheme: "bearer", token: "t0k3n"))
+        #expect(try await WhoAmI().call(on: server([BasicAuthorization(username: "ana", password: "pä:ss")]))
+            == .init(scheme: "basic", user: "ana", password: "pä:ss"))
+        #expect(try await WhoAmI().call(on: server([APIKeyAuthorization(header: "X-API-Key", value: "k1")])) == .init(scheme: "api-key-header", key: "k1"))
+        #expect(try await WhoAmI().call(on: server([APIKeyAuthorization(queryParameter: "api_key", value: "k&2")])) == .init(scheme: "api-key-query", key: "k&2"))
+        let error = try await #require(throws: EndpointError.self) { try await WhoAmI().call(on: server([])) }
+        #expect(error.statusCode == 401)
+    }
+
+    struct Hop: Endpoint {
+        var endpoint: Restful { Restful(.get, "redirect-away/302/echo/landed") }
+        typealias ReturnPayloadType = Echo
+    }
+
+    @Test func `a token is not carried to another origin by a redirect`() async throws {
+        var server = server([BearerAuthorization(token: "secret"), APIKeyAuthorization(header: "X-API-Key", value: "key")])
+        server.decoder = JSONDecoder()
+        let echo = try await Hop().call(on: server)
+        #expect(echo.path == "/echo/landed")
+        #expect(echo.headers["authorization"] == nil)
+        #expect(echo.headers["host"] != loopback.origin.host.map { "\($0):\(loopback.origin.port ?? 0)" })
+    }
+
+    // MARK: - Refresh tokens
+
+    struct Me: Endpoint {
+        var endpoint: Restful { Restful(.get, "tokens/\(realm)/me") }
+        let realm: String
+        struct ReturnPayloadType: Decodable, Sendable { let ok: Bool; let token: String }
+        enum CodingKeys: CodingKey {}
+    }
+
+    struct RefreshToken: Endpoint {
+        static var requiresAuthorization: Bool { false }
+        var endpoint: Restful { Restful(.post, "tokens/\(realm)/refresh") }
+        let realm: String
+        let refreshToken: String
+        struct ReturnPayloadType: Decodable, Sendable { let accessToken: String; let refreshToken: String; let expiresIn: Double }
+        enum CodingKeys: CodingKey { case refreshToken }
+    }
+
+    struct Configure: Endpoint {
+        static var requiresAuthorization: Bool { false }
+        var endpoint: Restful { Restful(.post, "tokens/\(realm)/configure?refresh=\(refresh)&refresh_ok=\(refreshWorks ? 1 : 0)") }
+        let realm: String
+        let refresh: String
+        let refreshWorks: Bool
+        typealias ReturnPayloadType = EmptyPayload
+        enum CodingKeys: CodingKey {}
+    }
+
+    struct Stats: Endpoint {
+        static var requiresAuthorization: Bool { false }
+        var endpoint: Restful { Restful(.get, "tokens/\(realm)/stats") }
+        let realm: String
+        struct ReturnPayloadType: Decodable, Sendable { let refreshes: Int; let meCalls: Int }
+        enum CodingKeys: CodingKey {}
+    }
+
+    /// A refresh-token middleware whose refresh calls the loopback server's token endpoint.
+    func refreshing(realm: String, store: InMemoryTokenStore, signOuts: Shared<Int> = Shared(0)) -> (Server, RefreshTokenAuthorization) {
+        let plain = server([])
+        let auth = RefreshTokenAuthorization(store: store) { tokens in
+            let reply = try await RefreshToken(realm: realm, refreshToken: tokens.refreshToken ?? "").call(on: plain)
+            return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken, expiresAt: Date().addingTimeInterval(reply.expiresIn))
+        } onSignOut: { _ in
+            signOuts.withLock { $0 += 1 }
+        }
+        return (server([auth]), auth)
+    }
+
+    @Test(arguments: [false, true])
+    func `100 concurrent calls with an expired token cause exactly one refresh on the server`(expiryKnown: Bool) async throws {
+        let realm = "concurrent-\(expiryKnown)-\(UUID().uuidString)"
+        try await Configure(realm: realm, refresh: "refresh-0", refreshWorks: true).call(on: server([]))
+        let store = InMemoryTokenStore(Tokens(
+            accessToken: "access-0", refreshToken: "refresh-0", expiresAt: expiryKnown ? Date().addingTimeInterval(-60) : nil))
+        let (api, _) = refreshing(realm: realm, store: store)
+
+        let tokensSeen = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<100 { group.addTask { try await Me(realm: realm).call(on: api).token } }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(tokensSeen.count == 100)
+        #expect(Set(tokensSeen) == ["access-1"])
+        let stats = try await Stats(realm: realm).call(on: server([]))
+        #expect(stats.refreshes == 1)
+        #expect(stats.meCalls == (expiryKnown ? 100 : 200))  // reactively: each call is refused once, then replayed
+        #expect(await store.tokens()?.accessToken == "access-1")
+    }
+
+    @Test func `a failing refresh reaches the sign-out hook once and every caller gets the error`() async throws {
+        let realm = "revoked-\(UUID().uuidString)"
+        try await Configure(realm: realm, refresh: "refresh-0", refreshWorks: false).call(on: server([]))
+        let store = InMemoryTokenStore(Tokens(accessToken: "access-0", refreshToken: "refresh-0"))
+        let signOuts = Shared(0)
+        let (api, _) = refreshing(realm: realm, store: store, signOuts: signOuts)
+
+        let errors = await withTaskGroup(of: EndpointError?.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do { _ = try await Me(realm: realm).call(on: api); return nil } catch { return error as? EndpointError }
+                }
+            }
+            return await group.reduce(into: [EndpointError?]()) { $0.append($1) }
+        }
+        #expect(errors.count == 20)
+        #expect(errors.allSatisfy { $0?.kind == .authorizationFailed })
+        #expect(errors.first??.description.contains("the server answered 400 Bad Request") == true)
+        #expect(signOuts.value == 1)
+        #expect(await store.tokens() == nil)
+        #expect(try await Stats(realm: realm).call(on: server([])).refreshes == 1)
+    }
+
+    // MARK: - Retries
+
+    struct Flaky: Endpoint {
+        var endpoint: Restful { Restful(method, "flaky/\(key)") }
+        var method: HTTPMethod = .get
+        let key: String
+        @Query var fail: Int
+        @Query var status = 503
+        @Query var retryAfter: Int? = nil
+        @Query var retryAfterDate: Int? = nil
+        struct ReturnPayloadType: Decodable, Sendable { let attempts: Int }
+        enum CodingKeys: CodingKey { case fail, status, retryAfter, retryAfterDate }
+    }
+
+    struct Attempts: Endpoint {
+        var endpoint: Restful { Restful(.get, "attempts/\(key)") }
+        let key: String
+        struct ReturnPayloadType: Decodable, Sendable { let attempts: Int; let times: [Double] }
+        enum CodingKeys: CodingKey {}
+    }
+
+    @Test func `a server that fails twice then succeeds is called three times`() async throws {
+        let key = UUID().uuidString
+        let api = server([RetryPolicy(maximumAttempts: 4, initialDelay: 0.05, jitter: 0)], transport: URLSessionTransport())
+        #expect(try await Flaky(key: key, fail: 2).call(on: api).attempts == 3)
+        let attempts = try await Attempts(key: key).call(on: api)
+        #expect(attempts.attempts == 3)
+        let gaps = zip(attempts.times.dropFirst(), attempts.times).map { $0 - $1 }
+        #expect(gaps[0] >= 0.05 && gaps[1] >= 0.1)  // exponential: 0.05 s, then 0.1 s
+    }
+
+    /// Records when each attempt leaves the client and when its answer arrives.
+    struct SendTimes: Middleware {
+        let sent = Shared<[Date]>([])
+        let answered = Shared<[Date]>([])
+        /// From the first answer to the second attempt: the wait the retry policy chose.
+        var wait: TimeInterval { sent.value[1].timeIntervalSince(answered.value[0]) }
+
+        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+            sent.withLock { $0.append(Date()) }
+            defer { answered.withLock { $0.append(Date()) } }
+            return try await next(request)
+        }
+    }
+
+    @Test func `Retry-After in seconds and as an HTTP date is honoured`() async throws {
+        let seconds = SendTimes()
+        let key = UUID().uuidString
+        var api = server([RetryPolicy(initialDelay: 0.01, jitter: 0), seconds], transport: URLSessionTransport())
+        _ = try await Flaky(key: key, fail: 1, status: 429, retryAfter: 1).call(on: api)
+        #expect(try await Attempts(key: key).call(on: api).attempts == 2)
+        let secondsGap = seconds.wait
+        #expect(secondsGap >= 1 && secondsGap < 1.3, "waited \(secondsGap) s")
+
+        let date = SendTimes()
+        api.middlewares = [RetryPolicy(initialDelay: 0.01, jitter: 0), date]
+        _ = try await Flaky(key: UUID().uuidString, fail: 1, status: 503, retryAfterDate: 2).call(on: api)
+        let dateGap = date.wait
+        #expect(dateGap > 0.5 && dateGap < 2.3, "waited \(dateGap) s")  // HTTP dates have whole seconds
+        print(String(format: "Retry-After: 1 → waited %.2f s; HTTP date 2 s ahead → waited %.2f s", secondsGap, dateGap))
+    }
+
+    @Test func `POST is not retried`() async throws {
+        let key = UUID().uuidString
+        let api = server([RetryPolicy(initialDelay: 0.01, jitter: 0)])
+        let error = try await #require(throws: EndpointError.self) { try await Flaky(method: .post, key: key, fail: 2).call(on: api) }
+        #expect(error.statusCode == 503)
+        #expect(try await Attempts(key: key).call(on: api).attempts == 1)
+    }
+
+    @Test func `cancelling during a backoff wait ends the call at once`() async throws {
+        let key = UUID().uuidString
+        let api = server([RetryPolicy(initialDelay: 20, jitter: 0)])
+        let call = Task { try await Flaky(key: key, fail: 5).call(on: api) }
+        while try await Attempts(key: key).call(on: api).attempts == 0 { try await Task.sleep(nanoseconds: 20_000_000) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let cancelled = Date()
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(Date().timeIntervalSince(cancelled) < 1)
+        #expect(try await Attempts(key: key).call(on: api).attempts == 1)
+    }
+
+    // MARK: - Logging
+
+    @Test func `captured logs hold no secrets`() async throws {
+        let log = Shared<[String]>([])
+        let logger = RequestLogger(verbose: true, logsCURL: true) { line in log.withLock { $0.append(line) } }
+        let realm = "logged-\(UUID().uuidString)"
+        try await Configure(realm: realm, refresh: "refresh-0", refreshWorks: true).call(on: server([]))
+        let plain = server([logger])
+        let auth = RefreshTokenAuthorization(store: InMemoryTokenStore(Tokens(accessToken: "access-0", refreshToken: "refresh-0"))) { tokens in
+            let reply = try await RefreshToken(realm: realm, refreshToken: tokens.refreshToken ?? "").call(on: plain)
+            return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken)
+        }
+        _ = try await Me(realm: realm).call(on: server([auth, logger]))
+        _ = try await WhoAmI().call(on: server([APIKeyAuthorization(queryParameter: "api_key", value: "query-secret"), logger]))
+        _ = try await WhoAmI().call(on: server([BasicAuthorization(username: "ana", password: "basic-secret"), logger]))
+        let text = log.value.joined(separator: "\n")
+        #expect(text.contains("--> GET /tokens/\(realm)/me"))
+        #expect(text.contains("<-- 401 Unauthorized GET /tokens/\(realm)/me"))
+        #expect(text.contains("<-- 200 OK GET /tokens/\(realm)/me"))
+        for secret in ["access-0", "access-1", "refresh-0", "refresh-1", "query-secret", "basic-secret", "YW5hOmJhc2ljLXNlY3JldA=="] {
+            #expect(!text.contains(secret), "\(secret) appears in the log")
+        }
+    }
+}
