@@ -53,6 +53,7 @@ import Testing
         let echo = try await Hop().call(on: server)
         #expect(echo.path == "/echo/landed")
         #expect(echo.headers["authorization"] == nil)
+        #expect(echo.headers["x-api-key"] == nil)
         #expect(echo.headers["host"] != loopback.origin.host.map { "\($0):\(loopback.origin.port ?? 0)" })
     }
 

@@ -78,7 +78,61 @@ extension SignIn {                                         // this endpoint answ
     static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
 }
 
+private struct RequestID: Middleware {
+    func intercept(
+        _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        let (body, response) = try await next(request)
+        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
+        return (body, response)
+    }
+}
+
+private struct RefreshToken: Endpoint {
+    static var requiresAuthorization: Bool { false }
+    let endpoint = Restful(.post, "oauth/refresh")
+    let refreshToken: String
+    struct ReturnPayloadType: Decodable, Sendable {
+        let accessToken: String
+        let refreshToken: String
+        let expiresIn: Double
+    }
+}
+
 @Suite struct ReadmeTests {
+    @Test func `the middleware samples compile and run in order`() async throws {
+        let log = LogCollector()
+        let transport = ScriptedTransport { request, _ in
+            if request.url?.path == "/api/v1/oauth/refresh" {
+                return .init(body: #"{"access_token":"a2","refresh_token":"r2","expires_in":3600}"#)
+            }
+            return request.value(forHTTPHeaderField: "Authorization") == "Bearer a2" ? .init(body: #"{"balance":1}"#) : .init(status: 401)
+        }
+        var api = Server(origin: URL(string: "https://example.com")!, transport: transport)
+        let signOuts = LogCollector()
+        let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in
+            let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
+            return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
+                          expiresAt: Date().addingTimeInterval(reply.expiresIn))
+        } onSignOut: { _ in
+            signOuts.append("signed out")
+        }
+        api.middlewares = [RequestLogger(sink: log.append), RetryPolicy(), RequestID(), auth]
+        api.timeout = 15
+        try await auth.signIn(Tokens(accessToken: "a1", refreshToken: "r1"))
+        let balance = try await PurchaseCheer(identifier: "x", transactionId: 1).call(on: api).balance
+        #expect(balance == 1)
+        #expect(transport.requests.map { $0.url!.path } == ["/api/v2/purchase_cheer", "/api/v1/oauth/refresh", "/api/v2/purchase_cheer"])
+        // The refresh closure captured `api` before its middlewares were set, so only calls carry the ID.
+        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "X-Request-ID") != nil } == [true, false, true])
+        #expect(log.lines.count == 2)
+        #expect(signOuts.lines.isEmpty)
+        try await auth.signOut()
+        await auth.reset()
+    }
+
     @Test func `the body and placement samples send what their comments say`() async throws {
         let transport = RecordingTransport()
         let server = Server(origin: URL(string: "https://example.com")!, transport: transport, headers: ["Accept-Language": "en"])

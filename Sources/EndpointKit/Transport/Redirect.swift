@@ -30,12 +30,18 @@ enum Redirect {
         return removingCredentials(next, unlessSameOriginAs: request.url)
     }
 
-    /// `request` without credential headers when its URL's origin differs from `previous`.
+    /// `request` without credential headers when its URL's origin differs from `previous`: the
+    /// standard ones, and any whose name mentions a key, token, secret, password, session or auth
+    /// (`X-API-Key`, `X-Auth-Token`, …), as logs redact them.
     static func removingCredentials(_ request: URLRequest, unlessSameOriginAs previous: URL?) -> URLRequest {
         guard let previous, let url = request.url, !isSameOrigin(previous, url) else { return request }
         var stripped = request
         for header in credentialHeaders {
             stripped.setValue(nil, forHTTPHeaderField: header)
+        }
+        let redaction = Redaction(fields: [])
+        for name in (stripped.allHTTPHeaderFields ?? [:]).keys where redaction.redactsHeader(name) {
+            stripped.setValue(nil, forHTTPHeaderField: name)
         }
         return stripped
     }
