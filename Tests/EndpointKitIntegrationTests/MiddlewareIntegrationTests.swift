@@ -231,6 +231,32 @@ import Testing
         #expect(try await Attempts(key: key).call(on: api).attempts == 1)
     }
 
+    // MARK: - Timeouts
+
+    struct Slow: Endpoint {
+        var endpoint: Restful { Restful(.get, "slow") }
+        let seconds: Double
+        struct ReturnPayloadType: Decodable, Sendable { let slept: Double }
+    }
+
+    struct PatientSlow: Endpoint {
+        static var timeout: TimeInterval? { 5 }
+        var endpoint: Restful { Restful(.get, "slow") }
+        let seconds: Double
+        struct ReturnPayloadType: Decodable, Sendable { let slept: Double }
+    }
+
+    @Test func `a server timeout fails a slow answer, and an endpoint timeout overrides it`() async throws {
+        var api = server([], transport: URLSessionTransport())
+        api.timeout = 0.3
+        let started = Date()
+        let error = try await #require(throws: EndpointError.self) { try await Slow(seconds: 3).call(on: api) }
+        #expect(error.kind == .transportFailed)
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(try await PatientSlow(seconds: 0.6).call(on: api).slept == 0.6)
+    }
+
     // MARK: - Logging
 
     @Test func `captured logs hold no secrets`() async throws {
