@@ -50,12 +50,13 @@ if let flag = arguments.firstIndex(of: "--origin") {
         print("usage: Demo [--origin URL]")
         exit(2)
     }
-    Server.default = Server(origin: origin)
+    Server.default = Server(origin: origin, middlewares: [RequestLogger { print("    log: \($0)") }])
     await printCalls()
 } else {
     try await DemoServer.withServer { origin in
         print("Demo server listening on \(origin)\n")
-        Server.default = Server(origin: origin)  // once, at start-up
+        // Once, at start-up. The logger prints one line per request and per response.
+        Server.default = Server(origin: origin, middlewares: [RequestLogger { print("    log: \($0)") }])
         await printCalls()
     }
 }
