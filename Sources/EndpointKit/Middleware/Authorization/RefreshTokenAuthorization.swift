@@ -18,7 +18,7 @@ import FoundationNetworking
 ///   refresh endpoints.
 ///
 /// ```swift
-/// let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { tokens in
+/// let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in
 ///     let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
 ///     return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
 ///                   expiresAt: Date().addingTimeInterval(reply.expiresIn))
