@@ -98,6 +98,9 @@ enum RequestBuilder {
                 contentType = "application/x-www-form-urlencoded"
                 body = Data(formEncoded(parameters.fields.map { ($0.name, $0.value.text) }).utf8)
             case .raw(let type):
+                if let problem = HeaderFields.problem(name: "Content-Type", value: type) {
+                    throw failure(problem)  // the only content type that does not come from EndpointKit
+                }
                 contentType = type
                 body = parameters.rawBody ?? Data()
             case .multipart:
@@ -112,9 +115,6 @@ enum RequestBuilder {
                 } catch {
                     throw failure("the multipart body could not be written: \(describe(error))", error)
                 }
-            }
-            if let problem = HeaderFields.problem(name: "Content-Type", value: contentType) {
-                throw failure(problem)
             }
             if let other = headers.keys.first(where: { HeaderFields.sameName($0, "Content-Type") }) {
                 headers.removeValue(forKey: other)  // the body format decides, whatever the headers said
