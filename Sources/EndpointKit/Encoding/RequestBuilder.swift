@@ -38,12 +38,13 @@ enum RequestBuilder {
         }
         let parameters = ParameterEncoder(
             strategiesOf: server.encoder, pathNames: template.names, destination: destination(for: format?.kind))
-        var body: Data?
+        let json: Data?
         do {
             if format?.kind == .json {
-                body = try server.encoder.encode(BodyEncoding(value: endpoint, parameters: parameters))
+                json = try server.encoder.encode(BodyEncoding(value: endpoint, parameters: parameters))
             } else {
                 try parameters.encode(endpoint)
+                json = nil
             }
         } catch {
             let what = format?.kind == .json ? "body" : "parameters"
@@ -90,37 +91,20 @@ enum RequestBuilder {
         var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful)
         prepared.request.httpMethod = method.rawValue
         if let format {
-            let contentType: String
-            switch format.kind {
-            case .json:
-                contentType = "application/json"
-            case .form:
-                contentType = "application/x-www-form-urlencoded"
-                body = Data(formEncoded(parameters.fields.map { ($0.name, $0.value.text) }).utf8)
-            case .raw(let type):
-                if let problem = HeaderFields.problem(name: "Content-Type", value: type) {
-                    throw failure(problem)  // the only content type that does not come from EndpointKit
-                }
-                contentType = type
-                body = parameters.rawBody ?? Data()
-            case .multipart:
-                do {
-                    var multipart = try MultipartBody(fields: parameters.fields)
-                    if multipart.streamsFromDisk {
-                        prepared.bodyFile = try multipart.writeToTemporaryFile()
-                    } else {
-                        body = multipart.data()
-                    }
-                    contentType = multipart.contentType
-                } catch {
-                    throw failure("the multipart body could not be written: \(describe(error))", error)
-                }
+            let written: WrittenBody
+            do {
+                written = try WrittenBody(format, json: json, parameters: parameters)
+            } catch let problem as WrittenBody.Problem {
+                throw failure(problem.reason)
+            } catch {
+                throw failure("the multipart body could not be written: \(describe(error))", error)
             }
             if let other = headers.keys.first(where: { HeaderFields.sameName($0, "Content-Type") }) {
                 headers.removeValue(forKey: other)  // the body format decides, whatever the headers said
             }
-            headers["Content-Type"] = contentType
-            prepared.request.httpBody = body
+            headers["Content-Type"] = written.contentType
+            prepared.request.httpBody = written.data
+            prepared.bodyFile = written.file
         }
         prepared.request.allHTTPHeaderFields = headers
         return prepared

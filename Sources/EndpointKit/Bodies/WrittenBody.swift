@@ -1,0 +1,42 @@
+import Foundation
+
+/// A request body in its format: the bytes (or the temporary file holding them) and the
+/// `Content-Type` that names it.
+struct WrittenBody {
+    /// A body that cannot be sent, with the reason.
+    struct Problem: Error {
+        let reason: String
+    }
+
+    let contentType: String
+    var data: Data?
+    var file: TemporaryFile?
+
+    /// - Parameters:
+    ///   - json: The JSON body, already encoded in the same pass as the parameters.
+    ///   - parameters: The form or multipart fields, or the raw body.
+    init(_ format: BodyFormat, json: Data?, parameters: ParameterEncoder) throws {
+        switch format.kind {
+        case .json:
+            contentType = "application/json"
+            data = json
+        case .form:
+            contentType = "application/x-www-form-urlencoded"
+            data = Data(RequestBuilder.formEncoded(parameters.fields.map { ($0.name, $0.value.text) }).utf8)
+        case .raw(let type):
+            if let problem = HeaderFields.problem(name: "Content-Type", value: type) {
+                throw Problem(reason: problem)  // the only content type that does not come from EndpointKit
+            }
+            contentType = type
+            data = parameters.rawBody ?? Data()
+        case .multipart:
+            var multipart = try MultipartBody(fields: parameters.fields)
+            if multipart.streamsFromDisk {
+                file = try multipart.writeToTemporaryFile()
+            } else {
+                data = multipart.data()
+            }
+            contentType = multipart.contentType
+        }
+    }
+}
