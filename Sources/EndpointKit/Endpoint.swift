@@ -163,7 +163,8 @@ extension Endpoint {
     ///
     /// - Throws: As ``call(on:)``.
     public func callWithMetadata(on server: Server) async throws -> Response<ReturnPayloadType> {
-        let prepared = try RequestBuilder.request(for: self, on: server)
+        var prepared = try RequestBuilder.request(for: self, on: server)
+        try await prepared.writePendingBody()
         let request = prepared.request
         let body: Data
         let response: HTTPURLResponse

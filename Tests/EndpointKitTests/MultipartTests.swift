@@ -55,10 +55,10 @@ import Testing
     }
 
     @Test func `a boundary found in the content is replaced by another`() throws {
-        var candidates = ["EndpointKit-clash", "EndpointKit-clash", "EndpointKit-free"]
+        let candidates = Locked(["EndpointKit-clash", "EndpointKit-clash", "EndpointKit-free"])
         let body = try MultipartBody(
             fields: [("a", .text("x EndpointKit-clash y")), ("f", .file(MultipartFile(Data("EndpointKit-clash".utf8), filename: "f")))],
-            makeBoundary: { candidates.removeFirst() })
+            makeBoundary: { candidates.withLock { $0.removeFirst() } })
         #expect(body.boundary == "EndpointKit-free")
         #expect(body.contentType == "multipart/form-data; boundary=EndpointKit-free")
     }
@@ -70,16 +70,33 @@ import Testing
         bytes += Data("EndpointKit-clash".utf8) + Data(repeating: 0x42, count: 100)
         try bytes.write(to: source)
         defer { try? FileManager.default.removeItem(at: source) }
-        var candidates = ["EndpointKit-clash", "EndpointKit-free"]
+        let candidates = Locked(["EndpointKit-clash", "EndpointKit-free"])
         var body = try MultipartBody(
             fields: [("f", .file(MultipartFile(contentsOf: source, contentType: "text/plain")))],
-            makeBoundary: { candidates.removeFirst() })
+            makeBoundary: { candidates.withLock { $0.removeFirst() } })
         #expect(body.boundary == "EndpointKit-clash")  // the file is only read while writing
         let file = try body.writeToTemporaryFile()
         #expect(body.boundary == "EndpointKit-free")
         var expected = Data("--EndpointKit-free\r\nContent-Disposition: form-data; name=\"f\"; filename=\"\(source.lastPathComponent)\"\r\nContent-Type: text/plain\r\n\r\n".utf8)
         expected += bytes + Data("\r\n--EndpointKit-free--\r\n".utf8)
         #expect(try Data(contentsOf: file.url) == expected)
+    }
+
+    @Test func `a call whose boundary changes while streaming declares the new one`() async throws {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("ek-\(UUID().uuidString).txt")
+        try Data("x EndpointKit-clash y".utf8).write(to: source)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let candidates = Locked(["EndpointKit-clash", "EndpointKit-free"])
+        let pending = try MultipartBody(
+            fields: [("f", .file(MultipartFile(contentsOf: source)))], makeBoundary: { candidates.withLock { $0.removeFirst() } })
+        var request = URLRequest(url: URL(string: "https://x.test/upload")!)
+        request.setValue(pending.contentType, forHTTPHeaderField: "Content-Type")
+        var prepared = PreparedRequest(request: request, restful: Restful(.post, "upload"), pendingBody: pending, label: "POST /upload")
+        try await prepared.writePendingBody()
+        #expect(prepared.request.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=EndpointKit-free")
+        let written = try Data(contentsOf: try #require(prepared.bodyFile).url)
+        #expect(String(decoding: written, as: UTF8.self).hasSuffix("\r\n--EndpointKit-free--\r\n"))
+        #expect(prepared.pendingBody == nil)
     }
 
     @Test(arguments: [

@@ -12,17 +12,17 @@ import Darwin
 ///
 /// Field names and file names are written as browsers write them (the WHATWG HTML rules that
 /// RFC 7578 points to): UTF-8 inside quotes, with `"`, CR and LF as `%22`, `%0D` and `%0A`.
-struct MultipartBody {
+struct MultipartBody: Sendable {
     typealias Field = ParameterEncoder.Field
 
     let fields: [(name: String, value: Field)]
     private(set) var boundary: String
-    private let makeBoundary: () -> String
+    private let makeBoundary: @Sendable () -> String
 
     /// Bytes copied from a file at a time.
     static let chunkSize = 1 << 20
 
-    init(fields: [(name: String, value: Field)], makeBoundary: @escaping () -> String = MultipartBody.randomBoundary) throws {
+    init(fields: [(name: String, value: Field)], makeBoundary: @escaping @Sendable () -> String = MultipartBody.randomBoundary) throws {
         for case (_, .file(let file)) in fields {
             if let problem = HeaderFields.problem(name: "Content-Type", value: file.contentType) {
                 throw EncodingError.invalidValue(file.contentType, EncodingError.Context(
@@ -69,6 +69,17 @@ struct MultipartBody {
         }
         body.append(contentsOf: "--\(boundary)--\r\n".utf8)
         return body
+    }
+
+    /// Streams the body into a new temporary file on a dispatch queue, so that the copy does not
+    /// hold up a thread of Swift's cooperative pool; returns the file and the final Content-Type.
+    func writtenToTemporaryFile() async throws -> (file: TemporaryFile, contentType: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                var body = self
+                continuation.resume(with: Result { (try body.writeToTemporaryFile(), body.contentType) })
+            }
+        }
     }
 
     /// Streams the body into a new temporary file, a chunk at a time. If a file on disk turns out

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A request body in its format: the bytes (or the temporary file holding them) and the
-/// `Content-Type` that names it.
+/// A request body in its format: the bytes, or a multipart body still to be streamed to a
+/// temporary file, and the `Content-Type` that names it.
 struct WrittenBody {
     /// A body that cannot be sent, with the reason.
     struct Problem: Error {
@@ -10,7 +10,9 @@ struct WrittenBody {
 
     let contentType: String
     var data: Data?
-    var file: TemporaryFile?
+    /// A multipart body with files on disk, written when the call runs (see
+    /// ``PreparedRequest/writePendingBody()``).
+    var pending: MultipartBody?
 
     /// - Parameters:
     ///   - json: The JSON body, already encoded in the same pass as the parameters.
@@ -30,9 +32,9 @@ struct WrittenBody {
             contentType = type
             data = parameters.rawBody ?? Data()
         case .multipart:
-            var multipart = try MultipartBody(fields: parameters.fields)
+            let multipart = try MultipartBody(fields: parameters.fields)
             if multipart.streamsFromDisk {
-                file = try multipart.writeToTemporaryFile()
+                pending = multipart
             } else {
                 data = multipart.data()
             }

@@ -25,7 +25,7 @@ final class ParameterEncoder {
     }
 
     /// A field of a form or multipart body.
-    enum Field {
+    enum Field: Sendable {
         case text(String)
         case file(MultipartFile)
     }

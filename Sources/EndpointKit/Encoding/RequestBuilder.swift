@@ -10,6 +10,25 @@ struct PreparedRequest: Sendable {
     var bodyFile: TemporaryFile?
     /// The endpoint's method and path template, for middlewares.
     var restful: Restful
+    /// A multipart body with files on disk, not yet written to `bodyFile`.
+    var pendingBody: MultipartBody?
+    /// `"POST /api/v1/albums/{albumId}/photos"`, for errors.
+    var label: String
+
+    /// Streams a pending multipart body to its temporary file, off the cooperative threads.
+    mutating func writePendingBody() async throws(EndpointError) {
+        guard let pending = pendingBody else { return }
+        do {
+            let written = try await pending.writtenToTemporaryFile()
+            bodyFile = written.file
+            request.setValue(written.contentType, forHTTPHeaderField: "Content-Type")  // the boundary may have changed
+            pendingBody = nil
+        } catch {
+            throw EndpointError(
+                kind: .invalidRequest, endpoint: label,
+                reason: "the multipart body could not be written: \(RequestBuilder.describe(error))", underlyingError: error)
+        }
+    }
 }
 
 /// Turns an endpoint into the request that a server's transport sends.
@@ -88,7 +107,8 @@ enum RequestBuilder {
             headers["Accept"] = "application/json"
         }
 
-        var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful)
+        var prepared = PreparedRequest(
+            request: URLRequest(url: url), restful: restful, label: "\(method) \(prefix)/\(trimmedPath(restful.path))")
         prepared.request.httpMethod = method.rawValue
         if let format {
             let written: WrittenBody
@@ -104,7 +124,7 @@ enum RequestBuilder {
             }
             headers["Content-Type"] = written.contentType
             prepared.request.httpBody = written.data
-            prepared.bodyFile = written.file
+            prepared.pendingBody = written.pending
         }
         prepared.request.allHTTPHeaderFields = headers
         return prepared
@@ -166,7 +186,7 @@ enum RequestBuilder {
         return query
     }
 
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         guard case EncodingError.invalidValue(_, let context) = error else {
             return "\(error)"
         }
