@@ -164,7 +164,9 @@ extension Endpoint {
     /// - Throws: As ``call(on:)``.
     public func callWithMetadata(on server: Server) async throws -> Response<ReturnPayloadType> {
         var prepared = try RequestBuilder.request(for: self, on: server)
-        try await prepared.writePendingBody()
+        if prepared.pendingBody != nil {
+            try await prepared.writePendingBody()
+        }
         let request = prepared.request
         let body: Data
         let response: HTTPURLResponse

@@ -91,7 +91,7 @@ import Testing
             fields: [("f", .file(MultipartFile(contentsOf: source)))], makeBoundary: { candidates.withLock { $0.removeFirst() } })
         var request = URLRequest(url: URL(string: "https://x.test/upload")!)
         request.setValue(pending.contentType, forHTTPHeaderField: "Content-Type")
-        var prepared = PreparedRequest(request: request, restful: Restful(.post, "upload"), pendingBody: pending, label: "POST /upload")
+        var prepared = PreparedRequest(request: request, restful: Restful(.post, "upload"), pendingBody: pending, prefix: "")
         try await prepared.writePendingBody()
         #expect(prepared.request.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=EndpointKit-free")
         let written = try Data(contentsOf: try #require(prepared.bodyFile).url)

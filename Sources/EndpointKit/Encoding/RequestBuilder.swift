@@ -12,8 +12,8 @@ struct PreparedRequest: Sendable {
     var restful: Restful
     /// A multipart body with files on disk, not yet written to `bodyFile`.
     var pendingBody: MultipartBody?
-    /// `"POST /api/v1/albums/{albumId}/photos"`, for errors.
-    var label: String
+    /// The server's path prefix with the version filled in, for error messages.
+    var prefix: String
 
     /// Streams a pending multipart body to its temporary file, off the cooperative threads.
     mutating func writePendingBody() async throws(EndpointError) {
@@ -25,7 +25,7 @@ struct PreparedRequest: Sendable {
             pendingBody = nil
         } catch {
             throw EndpointError(
-                kind: .invalidRequest, endpoint: label,
+                kind: .invalidRequest, endpoint: RequestBuilder.label(restful, prefix: prefix),
                 reason: "the multipart body could not be written: \(RequestBuilder.describe(error))", underlyingError: error)
         }
     }
@@ -44,8 +44,7 @@ enum RequestBuilder {
         let prefix = expandedPrefix(server.pathPrefix, version: restful.version)
         func failure(_ reason: String, _ underlying: (any Error)? = nil) -> EndpointError {
             EndpointError(
-                kind: .invalidRequest, endpoint: "\(method) \(prefix)/\(trimmedPath(restful.path))",
-                reason: reason, underlyingError: underlying)
+                kind: .invalidRequest, endpoint: label(restful, prefix: prefix), reason: reason, underlyingError: underlying)
         }
 
         guard let template = PathTemplate(trimmedPath(restful.path)) else {
@@ -107,8 +106,7 @@ enum RequestBuilder {
             headers["Accept"] = "application/json"
         }
 
-        var prepared = PreparedRequest(
-            request: URLRequest(url: url), restful: restful, label: "\(method) \(prefix)/\(trimmedPath(restful.path))")
+        var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful, prefix: prefix)
         prepared.request.httpMethod = method.rawValue
         if let format {
             let written: WrittenBody
@@ -138,6 +136,11 @@ enum RequestBuilder {
         case .multipart: .multipart
         case .raw: .raw
         }
+    }
+
+    /// `"POST /api/v1/albums/{albumId}/photos"`: how errors before sending name the endpoint.
+    static func label(_ restful: Restful, prefix: String) -> String {
+        "\(restful.method) \(prefix)/\(trimmedPath(restful.path))"
     }
 
     /// `/api/v{version}` → `/api/v2`; always with a leading slash and no trailing one, or empty.
