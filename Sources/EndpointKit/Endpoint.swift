@@ -92,6 +92,17 @@ public protocol Endpoint: Encodable, Sendable {
     /// }
     /// ```
     static var timeout: TimeInterval? { get }
+
+    /// The largest response body this endpoint accepts, in bytes, when it differs from the
+    /// server's ``Server/maximumResponseSize``. Defaults to `nil`: the server's applies.
+    ///
+    /// ```swift
+    /// struct ExportReport: Endpoint {
+    ///     static var maximumResponseSize: Int? { 200 << 20 }  // 200 MiB
+    ///     // …
+    /// }
+    /// ```
+    static var maximumResponseSize: Int? { get }
 }
 
 // MARK: - Default implementations
@@ -111,6 +122,9 @@ extension Endpoint {
 
     /// The server's timeout applies.
     public static var timeout: TimeInterval? { nil }
+
+    /// The server's response size limit applies.
+    public static var maximumResponseSize: Int? { nil }
 }
 
 // MARK: - API
@@ -234,9 +248,23 @@ extension Endpoint {
         if Task.isCancelled, let urlError = error as? URLError, urlError.code == .cancelled {
             return CancellationError()
         }
-        let detail = (error as? URLError)?.explanation ?? "\(error)"
-        return EndpointError(
-            kind: .transportFailed, endpoint: ResponseDecoder.label(for: request),
-            reason: "the request failed: \(detail)", request: request, underlyingError: error)
+        let endpoint = ResponseDecoder.label(for: request)
+        switch error as? TransportRefusal {
+        case .redirect(let location, let reason, let response):
+            return EndpointError(
+                kind: .redirectRefused, endpoint: endpoint,
+                reason: "the server answered \(ResponseDecoder.statusText(response.statusCode)) with Location \"\(location)\", which was not followed because \(reason); nothing was sent there",
+                request: request, response: response, underlyingError: error)
+        case .tooLarge(let limit, let response):
+            return EndpointError(
+                kind: .responseTooLarge, endpoint: endpoint,
+                reason: "the response body is larger than \(limit) bytes, so the call was stopped (raise Server.maximumResponseSize, or the endpoint's static maximumResponseSize, if it is expected)",
+                request: request, response: response, underlyingError: error)
+        case nil:
+            let detail = (error as? URLError)?.explanation ?? "\(error)"
+            return EndpointError(
+                kind: .transportFailed, endpoint: endpoint,
+                reason: "the request failed: \(detail)", request: request, underlyingError: error)
+        }
     }
 }

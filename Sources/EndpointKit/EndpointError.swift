@@ -38,6 +38,9 @@ public struct EndpointError: Error, CustomStringConvertible {
     /// The body of a non-2xx answer decoded as the API's error type, when one is declared (see
     /// ``Server/errorPayloadType``) and the body matches it; read it with ``errorPayload(as:)``.
     public let errorPayload: (any Sendable)?
+    /// Why a non-2xx body did not decode as the declared error type (usually a `DecodingError`),
+    /// when one is declared and the body did not match it; ``errorPayload`` is then `nil`.
+    public let errorPayloadDecodingError: (any Error)?
 
     /// Creates an error. EndpointKit creates these for you; the initializer exists for transports,
     /// mocks and tests.
@@ -53,7 +56,8 @@ public struct EndpointError: Error, CustomStringConvertible {
         response: HTTPURLResponse? = nil,
         responseBody: Data? = nil,
         underlyingError: (any Error)? = nil,
-        errorPayload: (any Sendable)? = nil
+        errorPayload: (any Sendable)? = nil,
+        errorPayloadDecodingError: (any Error)? = nil
     ) {
         self.kind = kind
         self.endpoint = endpoint
@@ -63,6 +67,7 @@ public struct EndpointError: Error, CustomStringConvertible {
         self.responseBody = responseBody
         self.underlyingError = underlyingError
         self.errorPayload = errorPayload
+        self.errorPayloadDecodingError = errorPayloadDecodingError
     }
 
     /// The HTTP status code of the response, when one arrived.
@@ -90,6 +95,10 @@ public struct EndpointError: Error, CustomStringConvertible {
     /// history[0]. Response body (16 bytes): {"history":[{}]}`
     public var description: String {
         var text = "\(endpoint): \(reason)."
+        if let failure = errorPayloadDecodingError {
+            let why = (failure as? DecodingError).map(ResponseDecoder.describe) ?? "\(failure)"
+            text += " The body is not the declared error payload: \(why)."
+        }
         if let responseBody, !responseBody.isEmpty {
             text += " Response body (\(responseBody.count) bytes): \(Self.snippet(of: responseBody))"
         }
@@ -124,6 +133,13 @@ extension EndpointError {
         public static let decodingFailed = Kind(description: "decodingFailed")
         /// The request did not complete: connection refused, timed out, offline, TLS failure, ….
         public static let transportFailed = Kind(description: "transportFailed")
+        /// The server redirected to a place EndpointKit does not follow: another scheme than `http`
+        /// or `https`, or from `https` down to `http`. Nothing was sent there; ``response`` is the
+        /// redirect answer and ``reason`` quotes its `Location`.
+        public static let redirectRefused = Kind(description: "redirectRefused")
+        /// The response body grew past the call's limit (``Server/maximumResponseSize``), so the
+        /// call was stopped while the body arrived.
+        public static let responseTooLarge = Kind(description: "responseTooLarge")
         /// The access token could not be refreshed, so the call was not authorized; the session
         /// has been signed out.
         public static let authorizationFailed = Kind(description: "authorizationFailed")

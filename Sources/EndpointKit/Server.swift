@@ -38,8 +38,15 @@ public struct Server: Sendable {
     public var middlewares: [any Middleware]
     /// How long one attempt of a call may take, in seconds, before it fails with a timeout (which a
     /// ``RetryPolicy`` may retry). An endpoint's ``Endpoint/timeout`` overrides it. Defaults to
-    /// `nil`: only the transport's own timeouts apply.
+    /// ``defaultTimeout`` (60 s), so a server that trickles bytes cannot hold a call for hours;
+    /// `nil` or `.infinity` sets no limit, and a negative or NaN value fails every call with
+    /// ``EndpointError/Kind/invalidRequest``.
     public var timeout: TimeInterval?
+    /// The largest response body a call accepts, in bytes, counted as it arrives and after
+    /// decompression. Past it the call fails with ``EndpointError/Kind/responseTooLarge`` and the
+    /// connection is cancelled. An endpoint's ``Endpoint/maximumResponseSize`` overrides it.
+    /// Defaults to ``defaultMaximumResponseSize`` (16 MiB).
+    public var maximumResponseSize: Int
 
     /// Creates a server.
     ///
@@ -59,7 +66,8 @@ public struct Server: Sendable {
     ///   - headers: Sent with every request.
     ///   - errorPayloadType: The `Decodable` shape of the API's error bodies, if it has one.
     ///   - middlewares: Steps every call goes through, the first one outermost.
-    ///   - timeout: How long one attempt may take, in seconds.
+    ///   - timeout: How long one attempt may take, in seconds; `nil` for no limit.
+    ///   - maximumResponseSize: The largest response body a call accepts, in bytes.
     public init(
         origin: URL,
         pathPrefix: String = "/api/v{version}",
@@ -69,7 +77,8 @@ public struct Server: Sendable {
         headers: [String: String] = ["User-Agent": Server.userAgent],
         errorPayloadType: (any (Decodable & Sendable).Type)? = nil,
         middlewares: [any Middleware] = [],
-        timeout: TimeInterval? = nil
+        timeout: TimeInterval? = Server.defaultTimeout,
+        maximumResponseSize: Int = Server.defaultMaximumResponseSize
     ) {
         self.origin = origin
         self.pathPrefix = pathPrefix
@@ -80,16 +89,28 @@ public struct Server: Sendable {
         self.errorPayloadType = errorPayloadType
         self.middlewares = middlewares
         self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
     }
 
     /// The `User-Agent` EndpointKit sends unless told otherwise.
     public static let userAgent = "EndpointKit/0.1"
+
+    /// The timeout of one attempt unless told otherwise: 60 seconds.
+    public static let defaultTimeout: TimeInterval = 60
+
+    /// The response size limit unless told otherwise: 16 MiB, ample for JSON API answers.
+    public static let defaultMaximumResponseSize = 16 << 20
 }
 
 // MARK: - Default coders
 
 extension Server {
     /// A new encoder with EndpointKit's defaults: snake_case keys, ISO-8601 dates in UTC.
+    ///
+    /// The key strategy is `.custom`: Foundation's snake_case rule (`transactionId` →
+    /// `transaction_id`), except that a `CodingKeys` raw value that differs from its case name is
+    /// sent as written (`case version = "schemaVersion"` → `schemaVersion`). Foundation's own
+    /// `.convertToSnakeCase` would convert that too.
     ///
     /// ```swift
     /// let encoder = Server.makeEncoder()
@@ -98,7 +119,7 @@ extension Server {
     /// ```
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.keyEncodingStrategy = .custom(SnakeCase.convert)
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }

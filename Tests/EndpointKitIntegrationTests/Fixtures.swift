@@ -39,6 +39,14 @@ struct Respond<ReturnPayloadType: Decodable & Sendable>: Endpoint {
     let body: String
 }
 
+/// Request targets the loopback server received that start with `prefix`: proof that nothing
+/// was sent.
+struct Seen: Endpoint {
+    var endpoint: Restful { Restful(.get, "seen") }
+    let prefix: String
+    struct ReturnPayloadType: Decodable, Sendable { let paths: [String] }
+}
+
 /// A payload the tests expect and the server may or may not deliver.
 struct Balance: Decodable, Sendable, Equatable {
     let balance: Int

@@ -175,6 +175,49 @@ struct ParsedMultipart: Decodable, Sendable {
         #expect(error.errorPayload == nil)
         #expect(error.responseBody == Data("<h1>Bad gateway</h1>".utf8))
     }
+
+    @Test func `an error body that does not match says why`() async throws {
+        var server = server
+        server.errorPayloadType = APIError.self
+        let body = #"{"error":{"code":"c1"}}"#
+        let error = try await #require(throws: EndpointError.self) {
+            try await Respond<Balance>(status: 422, type: "application/json", body: body).call(on: server)
+        }
+        #expect(error.errorPayload == nil)
+        guard case .keyNotFound(let key, _) = try #require(error.errorPayloadDecodingError as? DecodingError) else {
+            Issue.record("expected keyNotFound, got \(String(describing: error.errorPayloadDecodingError))")
+            return
+        }
+        #expect(key.stringValue == "message")
+        #expect(error.description.contains(#"The body is not the declared error payload: the key "message" is missing at error."#))
+    }
+
+    struct NamedUpload: Endpoint {
+        let endpoint = Restful(.post, "multipart", body: .multipart)
+        let files: [String: MultipartFile]
+        let text: [String: String]
+        typealias ReturnPayloadType = ParsedMultipart
+    }
+
+    /// Names the browser-style quoted form cannot carry exactly: werkzeug read `a\` as `None`,
+    /// dropped a file named `a\`, and took `a%22b` for `a"b`.
+    @Test func `every field name and file name arrives exactly as sent`() async throws {
+        let names = [#"a\"#, #"a\b"#, #"a"b"#, "a%22b", "100%", "tab\there", "line\r\nbreak", "naïve 日本 🎉", "semi;colon = x"]
+        var files: [String: MultipartFile] = [:]
+        var text: [String: String] = [:]
+        for (index, name) in names.enumerated() {
+            files["file " + name] = MultipartFile(Data([UInt8(index)]), filename: name, contentType: "application/octet-stream")
+            text["text " + name] = "value \(index)"
+        }
+        let parsed = try await NamedUpload(files: files, text: text).call(on: server)
+        // A dictionary property's entries are named `property[key]`.
+        #expect(parsed.fields.map { $0[0] + "=" + $0[1] }.sorted() == text.map { "text[\($0.key)]=\($0.value)" }.sorted())
+        #expect(parsed.files.count == names.count)
+        #expect(Set(parsed.files.map(\.filename)) == Set(names))
+        for file in parsed.files {
+            #expect(file.field == "files[file \(file.filename)]")
+        }
+    }
 }
 
 /// CRC-32 (IEEE), as Python's `zlib.crc32` computes it.

@@ -10,6 +10,8 @@ struct LoopbackServer: Sendable {
     let port: Int
     /// A second port: another origin, for redirect tests.
     let otherPort: Int
+    /// A port that plays an FTP server and records the commands it receives (`/ftp-log`).
+    let ftpPort: Int
 
     var origin: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var otherOrigin: URL { URL(string: "http://127.0.0.1:\(otherPort)")! }
@@ -57,9 +59,10 @@ struct LoopbackServer: Sendable {
             line.append(chunk)
         }
         let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard words.count == 3, words[0] == "READY", let port = Int(words[1]), let otherPort = Int(words[2]) else {
+        guard words.count == 4, words[0] == "READY", let port = Int(words[1]), let otherPort = Int(words[2]),
+              let ftpPort = Int(words[3]) else {
             throw StartFailure(description: "The loopback server said \(String(decoding: line, as: UTF8.self)).")
         }
-        return LoopbackServer(port: port, otherPort: otherPort)
+        return LoopbackServer(port: port, otherPort: otherPort, ftpPort: ftpPort)
     }
 }

@@ -200,13 +200,13 @@ import Testing
         _ = try await Flaky(key: key, fail: 1, status: 429, retryAfter: 1).call(on: api)
         #expect(try await Attempts(key: key).call(on: api).attempts == 2)
         let secondsGap = seconds.wait
-        #expect(secondsGap >= 1 && secondsGap < 1.3, "waited \(secondsGap) s")
+        #expect(secondsGap >= 1 && secondsGap < 10, "waited \(secondsGap) s")  // not the 0.01 s backoff
 
         let date = SendTimes()
         api.middlewares = [RetryPolicy(initialDelay: 0.01, jitter: 0), date]
         _ = try await Flaky(key: UUID().uuidString, fail: 1, status: 503, retryAfterDate: 2).call(on: api)
         let dateGap = date.wait
-        #expect(dateGap > 0.5 && dateGap < 2.3, "waited \(dateGap) s")  // HTTP dates have whole seconds
+        #expect(dateGap > 0.5 && dateGap < 10, "waited \(dateGap) s")  // HTTP dates have whole seconds
         print(String(format: "Retry-After: 1 → waited %.2f s; HTTP date 2 s ahead → waited %.2f s", secondsGap, dateGap))
     }
 
@@ -227,7 +227,7 @@ import Testing
         let cancelled = Date()
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
-        #expect(Date().timeIntervalSince(cancelled) < 1)
+        #expect(Date().timeIntervalSince(cancelled) < 10)  // the backoff was 20 s
         #expect(try await Attempts(key: key).call(on: api).attempts == 1)
     }
 
@@ -250,10 +250,10 @@ import Testing
         var api = server([], transport: URLSessionTransport())
         api.timeout = 0.3
         let started = Date()
-        let error = try await #require(throws: EndpointError.self) { try await Slow(seconds: 3).call(on: api) }
+        let error = try await #require(throws: EndpointError.self) { try await Slow(seconds: 30).call(on: api) }
         #expect(error.kind == .transportFailed)
         #expect((error.underlyingError as? URLError)?.code == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 1.5)
+        #expect(Date().timeIntervalSince(started) < 15)  // the timeout is 0.3 s, the server 30 s
         #expect(try await PatientSlow(seconds: 0.6).call(on: api).slept == 0.6)
     }
 

@@ -66,6 +66,32 @@ import Testing
         #expect(echo.headers["authorization"] == "Bearer s3cret")
     }
 
+    struct Hops: Endpoint {
+        var endpoint: Restful { Restful(.post, "redirect-to") }
+        @Query var status: Int
+        @Query var location: String
+        let amount: Int
+        typealias ReturnPayloadType = Echo
+    }
+
+    /// After a 302 has turned the POST into a GET, a 307 repeats that GET, not the POST; and its
+    /// relative Location is resolved against the URL that answered 307, not the first one.
+    @Test func `a 302 then a 307 repeats the GET and resolves Location against the redirecting URL`() async throws {
+        let echo = try await Hops(status: 302, location: "/sub/redirect-to?status=307&location=landed", amount: 9)
+            .call(on: loopback.server())
+        #expect(echo.method == "GET")
+        #expect(echo.target == "/sub/landed")
+        #expect(echo.body == "")
+    }
+
+    @Test func `a 307 then a 307 with a relative Location keeps the body and resolves each hop`() async throws {
+        let echo = try await Hops(status: 307, location: "/deep/er/redirect-to?status=307&location=../landed", amount: 9)
+            .call(on: loopback.server())
+        #expect(echo.method == "POST")
+        #expect(echo.target == "/deep/landed")
+        #expect(try jsonObject(echo.body) == ["amount": 9])
+    }
+
     @Test func `a redirect loop ends with a clear error`() async throws {
         let error = try await #require(throws: EndpointError.self) {
             try await Post(endpoint: Restful(.post, "redirect/307/redirect/307/redirect/307/x"), identifier: "x", amount: 1)

@@ -54,9 +54,21 @@ import Testing
         typealias ReturnPayloadType = Echo
     }
 
-    @Test func `dot segments cannot climb the path`() async throws {
-        let echo = try await Climb(first: "..", second: ".").call(on: loopback.server())
-        #expect(echo.target == "/files/%2E%2E/%2E/secret")
+    @Test(arguments: [("..", "x"), ("x", "."), (".", "..")])
+    func `dot segments are refused and nothing reaches the server`(first: String, second: String) async throws {
+        let server = loopback.server(pathPrefix: "/\(UUID().uuidString)")
+        let error = try await #require(throws: EndpointError.self) {
+            try await Climb(first: first, second: second).call(on: server)
+        }
+        #expect(error.kind == .invalidRequest)
+        #expect(error.request == nil)
+        #expect(error.description.contains("a dot segment that would climb the path"))
+        #expect(try await Seen(prefix: server.pathPrefix).call(on: loopback.server()).paths.isEmpty)
+    }
+
+    @Test func `dots inside a segment are sent as they are`() async throws {
+        let echo = try await Climb(first: "...", second: ".hidden").call(on: loopback.server())
+        #expect(echo.target == "/files/.../.hidden/secret")
     }
 
     struct PurchaseCheer: Endpoint {

@@ -30,7 +30,7 @@ import Testing
 
     @Test func `a nil path parameter is an error`() async throws {
         try await expectInvalid(Owner(owner: nil), mentioning:
-            #"GET /api/v1/users/{owner}/repos: the path placeholder {owner} has no value: Owner needs a non-nil property named "owner"."#)
+            #"GET /api/v1/users/{owner}/repos: the path placeholder {owner} has no value: Owner needs a non-nil property named "owner" (its Swift name or its coding key)."#)
     }
 
     @Test func `an empty path parameter is an error`() async throws {

@@ -11,7 +11,10 @@ import Darwin
 /// when a part is a file on disk, streamed to a temporary file.
 ///
 /// Field names and file names are written as browsers write them (the WHATWG HTML rules that
-/// RFC 7578 points to): UTF-8 inside quotes, with `"`, CR and LF as `%22`, `%0D` and `%0A`.
+/// RFC 7578 points to): UTF-8 inside quotes. A name that form cannot carry exactly (one holding
+/// `"`, `\`, `%` or a control character: browsers write `"` as `%22`, so `a"b` and `a%22b` would
+/// arrive alike) is sent twice: `name*=UTF-8''…` (RFC 8187 percent-encoding, which parsers such as
+/// werkzeug prefer) and a browser-style `name="…"` for parsers that only read that.
 struct MultipartBody: Sendable {
     typealias Field = ParameterEncoder.Field
 
@@ -142,23 +145,41 @@ struct MultipartBody: Sendable {
     // MARK: - Parts
 
     private func header(name: String, value: Field) -> Data {
-        var header = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(Self.escaped(name))\""
+        var header = "--\(boundary)\r\nContent-Disposition: form-data; " + Self.parameter("name", name)
         if case .file(let file) = value {
-            header += "; filename=\"\(Self.escaped(file.filename))\"\r\nContent-Type: \(file.contentType)"
+            header += "; " + Self.parameter("filename", file.filename) + "\r\nContent-Type: \(file.contentType)"
         }
         header += "\r\n\r\n"
         return Data(header.utf8)
     }
 
-    /// A name as browsers quote it: `"` → `%22`, CR → `%0D`, LF → `%0A`, everything else as UTF-8.
+    /// `name="value"`, followed by `name*=UTF-8''value` when the quoted form cannot carry the
+    /// value exactly.
+    static func parameter(_ name: String, _ value: String) -> String {
+        let quoted = "\(name)=\"\(escaped(value))\""
+        guard value.utf8.contains(where: isAmbiguousInQuotes) else { return quoted }
+        return quoted + "; \(name)*=UTF-8''" + PercentEncoding.encode(value)
+    }
+
+    /// Bytes the browser-style quoted form does not carry exactly: `"` (written `%22`), `%` (so
+    /// `%22` is ambiguous), `\` (an escape for many parsers) and control characters.
+    private static func isAmbiguousInQuotes(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte == 0x7F
+    }
+
+    /// A name as browsers quote it: `"` → `%22`, CR → `%0D`, LF → `%0A`, and `\` → `%5C` so that no
+    /// parser reads it as an escape; everything else as UTF-8.
     static func escaped(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) else { return name }
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A || $0 == UInt8(ascii: "\\") }) else {
+            return name
+        }
         var result = ""
         for scalar in name.unicodeScalars {
             switch scalar {
             case "\"": result += "%22"
             case "\r": result += "%0D"
             case "\n": result += "%0A"
+            case "\\": result += "%5C"
             default: result.unicodeScalars.append(scalar)
             }
         }

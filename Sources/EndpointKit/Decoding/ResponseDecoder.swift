@@ -25,11 +25,20 @@ enum ResponseDecoder {
 
         let status = response.statusCode
         guard (200..<300).contains(status) else {
-            let errorPayload = errorPayloadType.flatMap { decodeErrorPayload($0, from: body, decoder: decoder) }
+            var errorPayload: (any Sendable)?
+            var errorPayloadFailure: (any Error)?
+            if let errorPayloadType, !body.isEmpty {
+                do {
+                    errorPayload = try decodeErrorPayload(errorPayloadType, from: body, decoder: decoder)
+                } catch {
+                    errorPayloadFailure = error  // kept, so that a mismatch is never silently nil
+                }
+            }
             throw EndpointError(
                 kind: .unacceptableStatus, endpoint: label(for: request),
                 reason: "the server answered \(statusText(status))", request: request,
-                response: response, responseBody: body, errorPayload: errorPayload)
+                response: response, responseBody: body, errorPayload: errorPayload,
+                errorPayloadDecodingError: errorPayloadFailure)
         }
         if Payload.self == EmptyPayload.self, let empty = EmptyPayload() as? Payload {
             return empty
@@ -62,18 +71,30 @@ enum ResponseDecoder {
             return try decoder.decode(Payload.self, from: body)
         } catch let error as DecodingError {
             throw failure(.decodingFailed,
-                "the server answered \(statusText(status)), but the body could not be decoded as \(payloadName): \(describe(error))", error)
+                "the server answered \(statusText(status)), but the body could not be decoded as \(payloadName): \(describe(error))\(hint(for: error, decoder: decoder))", error)
         } catch {
             throw failure(.decodingFailed,
                 "the server answered \(statusText(status)), but the body could not be decoded as \(payloadName): \(error)", error)
         }
     }
 
-    /// An error body decoded as `type`, or `nil` when it does not match.
+    /// An error body decoded as `type`.
     private static func decodeErrorPayload<ErrorPayload: Decodable & Sendable>(
         _ type: ErrorPayload.Type, from body: Data, decoder: JSONDecoder
-    ) -> (any Sendable)? {
-        body.isEmpty ? nil : try? decoder.decode(type, from: body)
+    ) throws -> any Sendable {
+        try decoder.decode(type, from: body)
+    }
+
+    /// How to fix a missing key that a snake_case decoder can never find: Foundation's
+    /// `.convertFromSnakeCase` turns the JSON's keys into camelCase *before* matching them, so a
+    /// `CodingKeys` raw value in snake_case (`case lastModified = "last_modified"`) never matches.
+    static func hint(for error: DecodingError, decoder: JSONDecoder) -> String {
+        guard case .keyNotFound(let key, _) = error, case .convertFromSnakeCase = decoder.keyDecodingStrategy,
+              key.stringValue.contains("_") else { return "" }
+        var words = key.stringValue.split(separator: "_").map(String.init)
+        let first = words.isEmpty ? "" : words.removeFirst()
+        let camel = first + words.map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+        return ". The decoder converts the JSON's snake_case keys to camelCase before matching, so a CodingKeys raw value must be written \"\(camel)\" (or left out), not \"\(key.stringValue)\"; or decode with keyDecodingStrategy = .useDefaultKeys"
     }
 
     /// `"POST /api/v2/purchase_cheer"`: the method and the percent-encoded path of `request`.

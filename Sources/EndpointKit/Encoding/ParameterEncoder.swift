@@ -77,7 +77,15 @@ final class ParameterEncoder {
 
     /// Whether a top-level property is left to the JSON body.
     func isBodyProperty(_ key: some CodingKey) -> Bool {
-        pathNames.isEmpty || !pathNames.contains(key.stringValue)
+        pathNames.isEmpty || placeholder(for: key) == nil
+    }
+
+    /// The path placeholder a top-level property binds: its Swift name (`{recordId}` for
+    /// `case recordId = "record_id"`), or else its coding key (`{record_id}`).
+    private func placeholder(for key: some CodingKey) -> String? {
+        guard !pathNames.isEmpty else { return nil }
+        if pathNames.contains(key.stringValue) { return key.stringValue }  // the usual case: both names agree
+        return CodingKeyName.swiftName(of: key).flatMap { pathNames.contains($0) ? $0 : nil }
     }
 
     // MARK: - Top-level properties
@@ -85,8 +93,8 @@ final class ParameterEncoder {
     /// Sends one top-level property where it belongs.
     func encodeProperty<Value: Encodable>(_ value: Value, forKey key: some CodingKey) throws {
         if value is Restful { return }  // the endpoint's own description never goes on the wire
-        if pathNames.contains(key.stringValue) {
-            return try bindPath(value, for: key)
+        if let placeholder = placeholder(for: key) {
+            return try bindPath(value, for: key, placeholder: placeholder)
         }
         if let placed = value as? any PlacedParameter {
             switch placed.placement {
@@ -107,8 +115,8 @@ final class ParameterEncoder {
 
     /// The fast path for top-level strings, integers and booleans: their text, without a nested encoder.
     func writeProperty(_ text: String, of value: some Encodable, forKey key: some CodingKey) throws {
-        if pathNames.contains(key.stringValue) {
-            pathValues[key.stringValue] = text
+        if let placeholder = placeholder(for: key) {
+            pathValues[placeholder] = text
             return
         }
         switch destination {
@@ -146,7 +154,7 @@ final class ParameterEncoder {
         case .useDefaultKeys:
             key.stringValue
         case .convertToSnakeCase:
-            SnakeCase.convert(key.stringValue)
+            CodingKeyName.isSpelledExplicitly(key) ? key.stringValue : SnakeCase.convert(key.stringValue)
         case .custom(let convert):
             convert(codingPath + [key]).stringValue
         @unknown default:
@@ -189,14 +197,14 @@ final class ParameterEncoder {
         fields.append((name, .file(file)))
     }
 
-    fileprivate func bindPath(_ value: some Encodable, for key: some CodingKey) throws {
+    fileprivate func bindPath(_ value: some Encodable, for key: some CodingKey, placeholder: String) throws {
         let capture = ParameterEncoder(sameStrategiesAs: self)
         try ParameterEncoding(parent: capture, name: "", sink: .query, codingPath: [key]).encodeValue(value)
         switch capture.queryItems.count {
         case 0:
             return  // nothing encoded (an empty list, say): reported as a missing placeholder value
         case 1 where capture.queryItems[0].name.isEmpty:
-            pathValues[key.stringValue] = capture.queryItems[0].value
+            pathValues[placeholder] = capture.queryItems[0].value
         default:
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: [key],

@@ -31,7 +31,7 @@ struct PathTemplate {
 
     /// The path with each placeholder replaced by its value as one percent-encoded segment.
     ///
-    /// - Returns: The path, or the name of the first placeholder with no value or an empty one.
+    /// - Returns: The path, or the first placeholder whose value is missing, empty, `.` or `..`.
     func render(with values: [String: String]) -> Result<String, MissingValue> {
         var path = ""
         for part in parts {
@@ -39,10 +39,15 @@ struct PathTemplate {
             case .literal(let text):
                 path += text
             case .placeholder(let name):
-                guard let value = values[name], !value.isEmpty else {
-                    return .failure(MissingValue(name: name, isEmpty: values[name] != nil))
+                guard let value = values[name] else { return .failure(MissingValue(name: name, problem: .missing)) }
+                // `.` and `..` have no literal spelling in RFC 3986: `%2E%2E` is turned back into a
+                // dot segment by WHATWG URL parsers (browsers, Node, many proxies), so the route
+                // would climb. Refuse them rather than send them.
+                switch value {
+                case "": return .failure(MissingValue(name: name, problem: .empty))
+                case ".", "..": return .failure(MissingValue(name: name, problem: .dotSegment(value)))
+                default: path += PercentEncoding.encode(value)
                 }
-                path += PercentEncoding.encodeSegment(value)
             }
         }
         return .success(path)
@@ -50,8 +55,13 @@ struct PathTemplate {
 
     /// A placeholder the endpoint gave no usable value for.
     struct MissingValue: Error {
+        enum Problem {
+            case missing, empty
+            /// `.` or `..`, which would climb the path.
+            case dotSegment(String)
+        }
+
         let name: String
-        /// Whether the property exists but is an empty string.
-        let isEmpty: Bool
+        let problem: Problem
     }
 }

@@ -23,16 +23,6 @@ enum PercentEncoding {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `value` as exactly one path segment: percent-encoded, and `.` or `..` written as `%2E` so the
-    /// segment cannot climb the path.
-    static func encodeSegment(_ value: String) -> String {
-        switch value {
-        case ".": "%2E"
-        case "..": "%2E%2E"
-        default: encode(value)
-        }
-    }
-
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

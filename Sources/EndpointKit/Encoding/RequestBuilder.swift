@@ -74,9 +74,14 @@ enum RequestBuilder {
         case .success(let rendered):
             path = rendered
         case .failure(let missing):
-            throw failure(missing.isEmpty
-                ? "the path parameter \"\(missing.name)\" is an empty string"
-                : "the path placeholder {\(missing.name)} has no value: \(E.self) needs a non-nil property named \"\(missing.name)\"")
+            switch missing.problem {
+            case .empty:
+                throw failure("the path parameter \"\(missing.name)\" is an empty string")
+            case .dotSegment(let value):
+                throw failure("the path parameter \"\(missing.name)\" is \"\(value)\", a dot segment that would climb the path; it cannot be sent as a path value")
+            case .missing:
+                throw failure("the path placeholder {\(missing.name)} has no value: \(E.self) needs a non-nil property named \"\(missing.name)\" (its Swift name or its coding key)")
+            }
         }
 
         var urlString = server.origin.absoluteString

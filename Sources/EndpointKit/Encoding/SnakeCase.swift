@@ -1,6 +1,22 @@
 /// Foundation's `convertToSnakeCase` rule, for keys EndpointKit writes outside `JSONEncoder`
 /// (query strings), so that a property has the same name in a query as in a JSON body.
 enum SnakeCase {
+    /// The key strategy of ``Server/makeEncoder()``: Foundation's snake_case rule, except that a
+    /// `CodingKeys` raw value written by hand (one that differs from its case name, such as
+    /// `case version = "schemaVersion"`) is sent verbatim.
+    static func convert(_ path: [any CodingKey]) -> any CodingKey {
+        guard let key = path.last else { return PlainKey("") }
+        return PlainKey(CodingKeyName.isSpelledExplicitly(key) ? key.stringValue : convert(key.stringValue))
+    }
+
+    private struct PlainKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ stringValue: String) { self.stringValue = stringValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// `transactionId` → `transaction_id`, `userID` → `user_id`, `myURLValue` → `my_url_value`.
     ///
     /// Words end where a lowercase letter meets an uppercase one (Unicode categories Lu and Lt),

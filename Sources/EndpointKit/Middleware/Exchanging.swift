@@ -4,61 +4,95 @@ import FoundationNetworking
 #endif
 
 /// Sends a prepared request through the server's middlewares and transport, with the timeout
-/// applied to each attempt.
+/// applied to each attempt and the response size limit in force.
 enum Exchanging {
     static func send<E: Endpoint>(
         _ prepared: PreparedRequest, for endpoint: E.Type, on server: Server
     ) async throws -> (Data, HTTPURLResponse) {
         let transport = server.transport
         let bodyFile = prepared.bodyFile  // kept alive until every attempt is done
-        let timeout = E.timeout ?? server.timeout
-        if server.middlewares.isEmpty && timeout == nil {  // the common case, without closures
-            if let bodyFile {
-                return try await transport.upload(prepared.request, fromFile: bodyFile.url)
-            }
-            return try await transport.send(prepared.request)
-        }
+        let timeout = try validTimeout(E.timeout ?? server.timeout, prepared: prepared)
+        var scope = CallScope.current
+        scope.maximumResponseSize = max(E.maximumResponseSize ?? server.maximumResponseSize, 0)
+        scope.uploadSize = bodyFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.url.path)[.size] as? Int64 }
+        scope.timeout = timeout
+        let validates = !server.middlewares.isEmpty  // without middlewares, RequestBuilder validated it all
         let attempt: Middleware.Next = { request in
-            try await withTimeout(timeout) {
-                if let bodyFile {
+            if validates { try validate(request) }
+            let exchange: @Sendable () async throws -> (Data, HTTPURLResponse) = {
+                let answer = if let bodyFile {
                     try await transport.upload(request, fromFile: bodyFile.url)
                 } else {
                     try await transport.send(request)
                 }
+                if let limit = CallScope.current.maximumResponseSize, answer.0.count > limit {
+                    throw TransportRefusal.tooLarge(limit: limit, response: answer.1)  // a transport that does not count
+                }
+                return answer
+            }
+            // URLSessionTransport times the attempt itself, from the moment its task starts.
+            return transport is URLSessionTransport ? try await exchange() : try await withTimeout(timeout, exchange)
+        }
+        return try await CallScope.$current.withValue(scope) {
+            guard !server.middlewares.isEmpty else { return try await attempt(prepared.request) }
+            let context = MiddlewareContext(
+                endpointName: String(describing: E.self),
+                method: prepared.restful.method,
+                pathTemplate: prepared.restful.path,
+                version: prepared.restful.version,
+                origin: server.origin,
+                requiresAuthorization: E.requiresAuthorization,
+                isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry)
+            var next = attempt
+            for middleware in server.middlewares.reversed() {
+                let inner = next
+                next = { request in try await middleware.intercept(request, context: context, next: inner) }
+            }
+            return try await next(prepared.request)
+        }
+    }
+
+    /// The request as middlewares left it must pass the same header rules as the endpoint's own
+    /// headers: a middleware cannot inject a header line either.
+    private static func validate(_ request: URLRequest) throws(EndpointError) {
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            if let problem = HeaderFields.problem(name: name, value: value) {
+                throw EndpointError(
+                    kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                    reason: "a middleware set a header that cannot be sent: \(problem)", request: request)
             }
         }
-        guard !server.middlewares.isEmpty else {
-            return try await attempt(prepared.request)
+    }
+
+    /// The timeout to apply, or an error for a nonsensical one (negative or NaN).
+    private static func validTimeout(_ seconds: TimeInterval?, prepared: PreparedRequest) throws(EndpointError) -> TimeInterval? {
+        guard let seconds else { return nil }
+        if let problem = Seconds.problem(seconds, named: "the timeout") {
+            throw EndpointError(
+                kind: .invalidRequest, endpoint: RequestBuilder.label(prepared.restful, prefix: prepared.prefix),
+                reason: problem + " (Server.timeout or the endpoint's static timeout)")
         }
-        let context = MiddlewareContext(
-            endpointName: String(describing: E.self),
-            method: prepared.restful.method,
-            pathTemplate: prepared.restful.path,
-            version: prepared.restful.version,
-            origin: server.origin,
-            requiresAuthorization: E.requiresAuthorization,
-            isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry)
-        var next = attempt
-        for middleware in server.middlewares.reversed() {
-            let inner = next
-            next = { request in try await middleware.intercept(request, context: context, next: inner) }
-        }
-        return try await next(prepared.request)
+        return seconds
     }
 
     /// Runs `operation`, failing with `URLError(.timedOut)` after `seconds` (and cancelling it).
     static func withTimeout<Result: Sendable>(
         _ seconds: TimeInterval?, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        guard let seconds, seconds > 0 else { return try await operation() }
+        guard let seconds, let nanoseconds = Seconds.nanoseconds(seconds) else { return try await operation() }
         return try await withThrowingTaskGroup(of: Result.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                throw URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "no answer within \(seconds) s"])
+                try await Task.sleep(nanoseconds: nanoseconds)
+                throw timedOut(after: seconds)
             }
             defer { group.cancelAll() }
             return try await group.next()!
         }
+    }
+
+    /// The error of an attempt that took longer than its timeout.
+    static func timedOut(after seconds: TimeInterval) -> URLError {
+        URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "no answer within \(seconds) s"])
     }
 }

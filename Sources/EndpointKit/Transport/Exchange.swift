@@ -3,70 +3,221 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The state of one URLSession task: started, cancelled by the calling task, or timed out.
+/// One URLSession task of ``URLSessionTransport``: what it has received, how it ended, and the
+/// continuation of the call waiting for it. ``SessionDelegate`` feeds it.
 ///
-/// Cancellation can arrive before the task exists, so the first of `start` and `cancel` to run
-/// decides: a task started after `cancel` is cancelled at once.
-final class Exchange: Sendable {
-    /// How the task ended, as `finish()` reports it.
-    struct Outcome {
-        var taskIdentifier = -1
-        var cancelled = false
-        var timedOut = false
+/// Start, cancel, time-out and completion are decided under one lock, because URLSession on Linux
+/// crashes (`TaskRegistry.swift: Trying to access a behaviour for a task that in not in the
+/// registry`) when a task is cancelled before it was resumed:
+/// - a call cancelled before its task starts never creates or resumes the task: nothing is sent;
+/// - a task is cancelled only once it runs, and not once the delegate heard it complete. A cancel
+///   that races with completion is harmless: corelibs marks the task completed before it removes it
+///   from its registry, and `cancel()` ignores a completed task.
+final class Exchange: @unchecked Sendable {
+    // Every mutable property lives in `state`, a `Locked`.
+
+    /// How an exchange ends.
+    enum Outcome {
+        case response(Data, HTTPURLResponse)
+        /// Send this request next (a 307/308 with a body, on Linux).
+        case reissue(URLRequest)
+        case failure(any Error)
     }
 
-    private struct State: Sendable {
-        var task: URLSessionDataTask?
-        var timer: Task<Void, Never>?
-        var finished = false
-        var outcome = Outcome()
+    private enum Phase {
+        case created, running, finished
+    }
+
+    private struct State {
+        var phase = Phase.created
+        var task: URLSessionTask?
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var body = Data()
+        var response: HTTPURLResponse?
+        var cancelled = false
+        var timedOut = false
+        var tooLarge = false
+        var refusal: (location: String, reason: String, response: HTTPURLResponse)?
+        var reissue: URLRequest?
+        var challenged = false
+        var timer: Timer?
+    }
+
+    /// The deadline's work item. `DispatchWorkItem` is not marked `Sendable`, but `cancel()` may be
+    /// called from any thread, which is all this type is used for.
+    private final class Timer: @unchecked Sendable {
+        let item: DispatchWorkItem
+        init(_ item: DispatchWorkItem) { self.item = item }
     }
 
     private let state = Locked(State())
+    /// The request as sent.
+    let request: URLRequest
+    let uploadsFile: Bool
+    let scope: CallScope
+    /// The deadline `run` was given, for the timeout's message; written before the task exists.
+    private var deadline: TimeInterval = .infinity
 
-    /// Resumes `task`, cancelling it after `deadline` seconds unless it has finished by then.
-    /// A deadline of 7 days or more (URLSession's default) sets no timer.
-    func start(_ task: URLSessionDataTask, deadline: TimeInterval) {
-        let alreadyCancelled = state.withLock {
-            $0.task = task
-            $0.outcome.taskIdentifier = task.taskIdentifier
-            return $0.outcome.cancelled
-        }
-        task.resume()
-        if alreadyCancelled {
-            task.cancel()
-        } else if deadline > 0, deadline < 7 * 24 * 3600 {
-            let timer = Task { [weak self] in
-                try? await Task.sleep(nanoseconds: UInt64(deadline * 1_000_000_000))
-                if !Task.isCancelled { self?.stop(timedOut: true) }
+    init(request: URLRequest, uploadsFile: Bool, scope: CallScope) {
+        self.request = request
+        self.uploadsFile = uploadsFile
+        self.scope = scope
+    }
+
+    // MARK: - The calling side
+
+    /// Waits for the exchange: creates and resumes the task with `makeTask` unless the call was
+    /// cancelled first (then no task exists and nothing is sent), and cancels it after `deadline`
+    /// seconds (URLSession's resource timeout, which Linux ignores).
+    func run(deadline: TimeInterval, makeTask: @escaping () -> URLSessionTask) async -> Outcome {
+        self.deadline = deadline
+        return await withCheckedContinuation { continuation in
+            let started = state.withLock { state -> Bool in
+                guard !state.cancelled else { return false }
+                let task = makeTask()
+                state.continuation = continuation
+                state.task = task
+                state.phase = .running
+                task.resume()
+                return true
             }
-            let finished = state.withLock {
-                $0.timer = timer
-                return $0.finished
+            guard started else {
+                return continuation.resume(returning: .failure(CancellationError()))
             }
-            if finished { timer.cancel() }
+            guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
+            // A Dispatch timer, not a sleeping Task: a deadline must fire even when work elsewhere
+            // in the app keeps every thread of the cooperative pool busy.
+            let timer = Timer(DispatchWorkItem { [weak self] in self?.stop(timedOut: true) })
+            state.withLock { state in
+                if state.phase != .finished { state.timer = timer }
+            }
+            Self.cancellations.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: timer.item)
         }
     }
 
-    /// Cancels the task because the calling task was cancelled.
+    /// Cancels the exchange because the calling task was cancelled.
     func cancel() {
         stop(timedOut: false)
     }
 
     private func stop(timedOut: Bool) {
-        let task = state.withLock {
-            if timedOut { $0.outcome.timedOut = true } else { $0.outcome.cancelled = true }
-            return $0.task
+        let task = state.withLock { state -> URLSessionTask? in
+            guard state.phase != .finished, !state.cancelled, !state.timedOut else { return nil }
+            if timedOut { state.timedOut = true } else { state.cancelled = true }
+            return state.phase == .running ? state.task : nil
         }
+        // Outside the lock: `cancel()` waits for the session's work queue, whose callbacks may be
+        // waiting for this lock. A task that completes in the meantime is already `.completed`,
+        // which `cancel()` ignores.
         task?.cancel()
     }
 
-    /// Stops the deadline timer and reports how the task ended.
-    func finish() -> Outcome {
-        state.withLock {
-            $0.finished = true
-            $0.timer?.cancel()
-            return $0.outcome
+    /// Stops keeping the body because it passed its size limit, and returns the task to cancel.
+    private func overLimit(_ state: inout State) -> URLSessionTask? {
+        state.tooLarge = true
+        state.body = Data()  // stop holding what arrived: memory stays bounded
+        return state.phase == .running ? state.task : nil
+    }
+
+    /// Cancels `task` from another thread. Called on the delegate's thread, `cancel()` would block
+    /// it until libcurl finishes its pass over the socket, and every chunk read meanwhile (a whole
+    /// inflating gzip body) would pile up in the delegate queue: a 4 GiB gzip bomb grew memory by
+    /// 4.6 GB that way. From another thread, the delegate goes on dropping chunks as they come.
+    private static func cancelElsewhere(_ task: URLSessionTask?) {
+        guard let task else { return }
+        cancellations.async { task.cancel() }
+    }
+
+    /// Where deadlines fire, cancels wait for URLSession's work queue, and the session's completion
+    /// handlers are called: a queue of EndpointKit's own, because these calls can block for a
+    /// while. Blocked threads of the global pool (as wide as the machine has cores) would hold up
+    /// every other user of it, the delegate queue included, and the delegate's own thread must
+    /// keep draining callbacks.
+    static let cancellations = DispatchQueue(label: "EndpointKit.URLSessionTransport.cancellations", attributes: .concurrent)
+
+    // MARK: - The delegate side
+
+    func receive(_ response: URLResponse) {
+        let task = state.withLock { state -> URLSessionTask? in
+            let http = response as? HTTPURLResponse
+            state.response = http
+            state.body = Data()  // a new response (after an auth round trip, say) starts afresh
+            // An unencoded body announced larger than the limit is refused before it arrives.
+            let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+            if let limit = scope.maximumResponseSize, encoding == "identity", response.expectedContentLength > limit {
+                return overLimit(&state)
+            }
+            return nil
         }
+        Self.cancelElsewhere(task)
+    }
+
+    /// Keeps `data` unless the body has passed its limit. `receivedSoFar` is the task's own count
+    /// of body bytes, where URLSession keeps one ahead of these callbacks (Apple's; on Linux it
+    /// stays 0 for data tasks and only the bytes seen here count).
+    func receive(_ data: Data, receivedSoFar: Int64) {
+        let task = state.withLock { state -> URLSessionTask? in
+            guard !state.tooLarge, !state.cancelled, !state.timedOut, state.phase == .running else { return nil }  // late bytes are dropped
+            if let limit = scope.maximumResponseSize, max(state.body.count + data.count, Int(clamping: receivedSoFar)) > limit {
+                return overLimit(&state)
+            }
+            state.body.append(data)
+            return nil
+        }
+        Self.cancelElsewhere(task)
+    }
+
+    /// Records what the redirect policy refused, so that completion reports it.
+    func refuse(location: String, reason: String, response: HTTPURLResponse) {
+        state.withLock { $0.refusal = (location, reason, response) }
+    }
+
+    func reissue(_ request: URLRequest) {
+        state.withLock { $0.reissue = request }
+    }
+
+    /// Records that an authentication challenge was declined (Linux): the 401 is the answer.
+    func declineChallenge(failureResponse: HTTPURLResponse?) {
+        state.withLock { state in
+            state.challenged = true
+            if state.response == nil { state.response = failureResponse }
+        }
+    }
+
+    func complete(error: (any Error)?) {
+        let (continuation, outcome) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, Outcome) in
+            state.phase = .finished
+            state.timer?.item.cancel()
+            defer { state.continuation = nil }
+            return (state.continuation, self.outcome(of: state, error: error))
+        }
+        continuation?.resume(returning: outcome)
+    }
+
+    private func outcome(of state: State, error: (any Error)?) -> Outcome {
+        if let refusal = state.refusal {
+            return .failure(TransportRefusal.redirect(location: refusal.location, reason: refusal.reason, response: refusal.response))
+        }
+        if state.tooLarge, let limit = scope.maximumResponseSize {
+            return .failure(TransportRefusal.tooLarge(limit: limit, response: state.response))
+        }
+        if state.timedOut { return .failure(Exchanging.timedOut(after: deadline)) }
+        if state.cancelled { return .failure(CancellationError()) }
+        if let next = state.reissue { return .reissue(next) }
+        if state.challenged, let response = state.response {
+            return .response(state.body, response)  // a declined challenge: the 401 with its body
+        }
+        if let error {
+            // libcurl reports a connection closed in the middle of a body as an unknown error.
+            if let urlError = error as? URLError, urlError.code == .unknown, state.response != nil {
+                return .failure(URLError(.networkConnectionLost, userInfo: [
+                    NSLocalizedDescriptionKey: "the connection closed before the whole body arrived",
+                    NSUnderlyingErrorKey: urlError,
+                ]))
+            }
+            return .failure(error)
+        }
+        guard let response = state.response else { return .failure(URLError(.badServerResponse)) }
+        return .response(state.body, response)
     }
 }

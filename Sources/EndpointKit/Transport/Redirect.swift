@@ -3,45 +3,86 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Redirect rules that URLSession on Linux gets wrong.
+/// What EndpointKit does with a redirect: which ones it follows, what it sends on, and what stays
+/// behind when the redirect leaves the origin.
 enum Redirect {
-    /// Headers that carry credentials; they are not sent on to another origin.
-    static let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie"]
+    /// Headers that always carry credentials; with those an authorization middleware registered
+    /// (see ``CallScope``), they are not sent on to another origin.
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
-    /// Whether a request with a body must be redirected by EndpointKit rather than by URLSession
-    /// (which sends 307/308 redirects on with an empty body on Linux). `uploadsFile` tells that the
-    /// body is sent from a file rather than from the request.
-    static func mustKeepBody(_ request: URLRequest?, uploadsFile: Bool = false, status: Int) -> Bool {
-        (status == 307 || status == 308)
-            && (uploadsFile || request?.httpBody != nil || request?.httpBodyStream != nil)
+    /// What to do with one redirect answer.
+    enum Decision {
+        /// Let URLSession send `request` (it has already been stripped of credentials if needed).
+        case follow(URLRequest)
+        /// Stop URLSession and send `request` again ourselves: a 307/308 of a request with a body,
+        /// which URLSession on Linux would send with an empty body.
+        case reissue(URLRequest)
+        /// Stop: `location` may not be followed, for `reason`. Nothing is sent there.
+        case refuse(location: String, reason: String)
+        /// Stop and hand the redirect answer to the caller (it has no `Location`).
+        case deliver
     }
 
-    /// The request to send after a 307 or 308 answer to a request with a body: same method, same
-    /// body, new URL; `nil` when `response` is not such a redirect.
-    static func requestKeepingBody(
-        _ request: URLRequest, uploadsFile: Bool = false, after response: HTTPURLResponse
-    ) -> URLRequest? {
-        guard mustKeepBody(request, uploadsFile: uploadsFile, status: response.statusCode),
-              let location = response.value(forHTTPHeaderField: "Location"),
-              let target = URL(string: location, relativeTo: request.url)?.absoluteURL
-        else { return nil }
-        var next = request
-        next.url = target
-        return removingCredentials(next, unlessSameOriginAs: request.url)
-    }
-
-    /// `request` without credential headers when its URL's origin differs from `previous`: the
-    /// standard ones, and any whose name mentions a key, token, secret, password, session or auth
-    /// (`X-API-Key`, `X-Auth-Token`, …), as logs redact them.
-    static func removingCredentials(_ request: URLRequest, unlessSameOriginAs previous: URL?) -> URLRequest {
-        guard let previous, let url = request.url, !isSameOrigin(previous, url) else { return request }
-        var stripped = request
-        for header in credentialHeaders {
-            stripped.setValue(nil, forHTTPHeaderField: header)
+    /// Decides what follows `response`, a redirect answer to `current` (the request as last sent,
+    /// not the task's original one). `proposed` is the request URLSession would send.
+    static func decide(
+        after response: HTTPURLResponse, current: URLRequest, proposed: URLRequest,
+        uploadsFile: Bool, scope: CallScope
+    ) -> Decision {
+        guard let location = response.value(forHTTPHeaderField: "Location") else { return .deliver }
+        let base = response.url ?? current.url
+        guard let target = URL(string: location, relativeTo: base)?.absoluteURL else {
+            return .refuse(location: location, reason: "it is not a valid URL")
         }
-        let redaction = Redaction(fields: [])
-        for name in (stripped.allHTTPHeaderFields ?? [:]).keys where redaction.redactsHeader(name) {
-            stripped.setValue(nil, forHTTPHeaderField: name)
+        let scheme = target.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            return .refuse(location: location, reason: "only http and https redirects are followed")
+        }
+        if base?.scheme?.lowercased() == "https" && scheme == "http" {
+            return .refuse(location: location, reason: "it would downgrade https to http")
+        }
+        let previous = base ?? target
+        #if canImport(FoundationNetworking)
+        // URLSession on Linux sends 307/308 redirects of a request with a body with an empty body,
+        // so EndpointKit sends them itself. Apple's URLSession keeps the body: there it follows.
+        if keepsBody(response.statusCode), uploadsFile || current.httpBody != nil || current.httpBodyStream != nil {
+            var next = current
+            next.url = target
+            return .reissue(removingCredentials(next, leaving: previous, scope: scope))
+        }
+        #endif
+        // URLSession on Linux rewrites `file:` locations onto the origin: always send the URL the
+        // server named (already checked above), never a rewritten one.
+        var next = proposed
+        next.url = target
+        return .follow(removingCredentials(next, leaving: previous, scope: scope))
+    }
+
+    /// Whether a redirect status keeps the method and body (RFC 9110 §15.4.8 and §15.4.9).
+    static func keepsBody(_ status: Int) -> Bool {
+        status == 307 || status == 308
+    }
+
+    /// `request` without credentials when it goes to another origin than `previous`:
+    /// `Authorization`, `Proxy-Authorization`, `Cookie`, and every header and query parameter an
+    /// authorization middleware registered. Everything else (an `Idempotency-Key`, say) follows.
+    static func removingCredentials(_ request: URLRequest, leaving previous: URL, scope: CallScope) -> URLRequest {
+        guard let url = request.url, !isSameOrigin(previous, url) else { return request }
+        var stripped = request
+        for name in (request.allHTTPHeaderFields ?? [:]).keys {
+            let lowercased = name.lowercased()
+            if credentialHeaders.contains(lowercased) || scope.credentialHeaders.contains(lowercased) {
+                stripped.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        if !scope.credentialQueryNames.isEmpty,
+           var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+           let items = components.percentEncodedQueryItems {
+            let kept = items.filter { item in
+                !scope.credentialQueryNames.contains(item.name.removingPercentEncoding ?? item.name)
+            }
+            components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
+            stripped.url = components.url ?? url
         }
         return stripped
     }

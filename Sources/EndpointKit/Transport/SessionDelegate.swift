@@ -3,17 +3,41 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The session delegate of ``URLSessionTransport``: redirect and authentication policy.
+/// The session delegate of ``URLSessionTransport``: it routes every callback to the task's
+/// ``Exchange`` and applies the redirect and authentication policy.
 ///
 /// It must be the session's delegate, not a per-task one: on Linux per-task delegates never hear
-/// of redirects or challenges.
-final class SessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    // `rejected` is a `Locked`, which guards itself; the class has no other state.
-    private let rejected = Locked<[Int: HTTPURLResponse]>([:])
+/// of redirects or challenges. It is a data delegate (tasks have no completion handlers) so that
+/// bytes are counted as they arrive and a 401's body is kept on Linux.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // `exchanges` is a `Locked`, which guards itself; the class has no other state.
+    // Keyed by the task object: task identifiers are unique per session only, and a transport may
+    // run two sessions with this delegate.
+    private let exchanges = Locked<[ObjectIdentifier: Exchange]>([:])
 
-    /// The 401 response of a task whose authentication challenge was declined, once.
-    func takeRejectedChallenge(for taskIdentifier: Int) -> HTTPURLResponse? {
-        rejected.withLock { $0.removeValue(forKey: taskIdentifier) }
+    func register(_ exchange: Exchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[ObjectIdentifier(task)] = exchange }
+    }
+
+    private func exchange(for task: URLSessionTask) -> Exchange? {
+        exchanges.withLock { $0[ObjectIdentifier(task)] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        exchange(for: dataTask)?.receive(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.receive(data, receivedSoFar: dataTask.countOfBytesReceived)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = exchanges.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
+        exchange?.complete(error: error)
     }
 
     func urlSession(
@@ -23,10 +47,23 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        if Redirect.mustKeepBody(task.originalRequest, uploadsFile: task is URLSessionUploadTask, status: response.statusCode) {
-            completionHandler(nil)  // URLSessionTransport follows it with the body
-        } else {
-            completionHandler(Redirect.removingCredentials(request, unlessSameOriginAs: response.url))
+        // Answered from another queue: on Linux the handler may wait for the session's work queue.
+        let answer: @Sendable (URLRequest?) -> Void = { next in Exchange.cancellations.async { completionHandler(next) } }
+        guard let exchange = exchange(for: task) else { return answer(nil) }
+        // The request as last sent: after a 302 turned a POST into a GET, that GET, not the POST.
+        let current = task.currentRequest ?? exchange.request
+        switch Redirect.decide(
+            after: response, current: current, proposed: request, uploadsFile: exchange.uploadsFile, scope: exchange.scope) {
+        case .follow(let next):
+            answer(next)
+        case .reissue(let next):
+            exchange.reissue(next)
+            answer(nil)
+        case .refuse(let location, let reason):
+            exchange.refuse(location: location, reason: reason, response: response)
+            answer(nil)
+        case .deliver:
+            answer(nil)
         }
     }
 
@@ -37,16 +74,12 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if canImport(FoundationNetworking)
-        // On Linux, default handling of an HTTP challenge hangs forever. Decline it and report the
-        // 401 (without its body, which libcurl has dropped by now) as an ordinary response.
-        let response = (challenge.failureResponse as? HTTPURLResponse)
-            ?? task.originalRequest?.url.flatMap {
-                HTTPURLResponse(url: $0, statusCode: 401, httpVersion: "HTTP/1.1", headerFields: [:])
-            }
-        if let response {
-            rejected.withLock { $0[task.taskIdentifier] = response }
-        }
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        // On Linux, default handling of an HTTP challenge hangs forever. Decline it; the 401's
+        // headers and body have already reached `urlSession(_:dataTask:didReceive:)`, and the
+        // exchange returns them as an ordinary response.
+        exchange(for: task)?.declineChallenge(failureResponse: challenge.failureResponse as? HTTPURLResponse)
+        // Declining cancels the task, which waits for the session's work queue: not on this thread.
+        Exchange.cancellations.async { completionHandler(.cancelAuthenticationChallenge, nil) }
         #else
         // Apple's URLSession answers a 401 it has no credential for with the response itself, and
         // handles server trust; keep its behaviour.

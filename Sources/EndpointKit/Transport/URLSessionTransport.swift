@@ -7,20 +7,26 @@ import FoundationNetworking
 ///
 /// It owns its session, with a session delegate that removes URLSession's traps on Linux
 /// (swift-corelibs-foundation) and keeps behaviour the same on Apple platforms:
-/// - an authentication challenge it has no credential for becomes a plain 401 response instead of
-///   hanging forever;
+/// - an authentication challenge it has no credential for becomes a plain 401 response, body
+///   included, instead of hanging forever;
 /// - a 307 or 308 redirect of a request with a body is followed with the body intact (URLSession on
 ///   Linux would send an empty body);
-/// - `Authorization`, `Proxy-Authorization` and `Cookie` are not sent on to another origin
-///   (scheme, host or port) when following a redirect;
+/// - redirects go to `http` and `https` only, never from `https` down to `http`; any other
+///   `Location` fails the call and nothing is sent there;
+/// - `Authorization`, `Proxy-Authorization`, `Cookie` and the headers and query parameters that
+///   authorization middlewares add are not sent on to another origin (scheme, host or port);
+/// - the response body is counted as it arrives (after decompression) and the call fails once it
+///   passes the server's ``Server/maximumResponseSize``;
 /// - the configuration's `timeoutIntervalForResource` is enforced as a deadline for the whole
 ///   exchange (Linux ignores it), while `timeoutIntervalForRequest` stays an idle timeout;
-/// - cancelling the calling task cancels the request at once and throws `CancellationError`.
+/// - a call cancelled before its request starts sends nothing; cancelling a running call cancels the
+///   request at once and throws `CancellationError`.
 ///
-/// The default configuration is `.ephemeral`: cookies and caches live in memory only.
+/// The default configuration is `.ephemeral` (cookies and caches live in memory only) with up to
+/// ``defaultMaximumConnectionsPerHost`` connections per host.
 ///
 /// ```swift
-/// let configuration = URLSessionConfiguration.ephemeral
+/// let configuration = URLSessionTransport.makeConfiguration()
 /// configuration.timeoutIntervalForResource = 30  // whole-exchange deadline, in seconds
 /// let server = Server(origin: origin, transport: URLSessionTransport(configuration: configuration))
 /// ```
@@ -29,12 +35,34 @@ public final class URLSessionTransport: HTTPTransport {
     /// connections.
     public static let shared = URLSessionTransport()
 
+    /// How many connections to one host the default configuration allows: 32, where URLSession's
+    /// default is 6 (4 on iOS). Calls beyond the limit wait inside URLSession with their clocks
+    /// running, so a low limit makes a burst of slow calls time out before they are sent.
+    public static let defaultMaximumConnectionsPerHost = 32
+
     /// The most redirects of a request with a body that are followed before giving up.
     public let maximumRedirects: Int
 
     private let session: URLSession
+    /// A session without a cookie jar, for requests that carry their own `Cookie` header: URLSession
+    /// on Linux replaces such a header with the jar's cookies and ignores `httpShouldHandleCookies`.
+    /// Apple's URLSession honours that flag, so there the one session serves.
+    private let cookielessSession: URLSession?
     private let delegate: SessionDelegate
     private let deadline: TimeInterval
+
+    /// A new `.ephemeral` configuration with EndpointKit's connection limit, to adjust and pass to
+    /// ``init(configuration:maximumRedirects:)``.
+    ///
+    /// ```swift
+    /// let configuration = URLSessionTransport.makeConfiguration()
+    /// configuration.httpAdditionalHeaders = ["X-Client": "ios"]
+    /// ```
+    public static func makeConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = defaultMaximumConnectionsPerHost
+        return configuration
+    }
 
     /// Creates a transport with its own session.
     ///
@@ -44,23 +72,34 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// - Parameters:
     ///   - configuration: The session configuration; EndpointKit enforces its
-    ///     `timeoutIntervalForResource` itself.
+    ///     `timeoutIntervalForResource` itself. Defaults to ``makeConfiguration()``.
     ///   - maximumRedirects: How many 307/308 redirects of a request with a body to follow.
-    public init(configuration: URLSessionConfiguration = .ephemeral, maximumRedirects: Int = 10) {
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.makeConfiguration(), maximumRedirects: Int = 10) {
         delegate = SessionDelegate()
+        #if canImport(FoundationNetworking)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: DelegateQueue())
+        let cookieless = (configuration.copy() as? URLSessionConfiguration) ?? .ephemeral
+        cookieless.httpCookieStorage = nil
+        cookieless.httpShouldSetCookies = false
+        cookielessSession = URLSession(configuration: cookieless, delegate: delegate, delegateQueue: DelegateQueue())
+        #else
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        cookielessSession = nil
+        #endif
         deadline = configuration.timeoutIntervalForResource
         self.maximumRedirects = maximumRedirects
     }
 
     deinit {
         session.finishTasksAndInvalidate()
+        cookielessSession?.finishTasksAndInvalidate()
     }
 
     /// Sends `request`, following redirects, and returns the final response.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled; a `URLError` when the
-    ///   exchange fails (`.timedOut` past the resource deadline, `.httpTooManyRedirects`, …).
+    ///   exchange fails (`.timedOut` past the resource deadline, `.httpTooManyRedirects`,
+    ///   `.networkConnectionLost` when the body is cut off, …).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await send(request, bodyFile: nil)
     }
@@ -75,44 +114,37 @@ public final class URLSessionTransport: HTTPTransport {
 
     private func send(_ request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
         var request = request
+        if request.value(forHTTPHeaderField: "Cookie") != nil {
+            request.httpShouldHandleCookies = false  // the app's own Cookie header, not the jar's
+        }
+        let session = request.httpShouldHandleCookies ? session : cookielessSession ?? session
         var redirects = 0
         while true {
-            let (body, response) = try await perform(request, bodyFile: bodyFile)
-            guard let next = Redirect.requestKeepingBody(request, uploadsFile: bodyFile != nil, after: response) else {
+            switch await perform(request, bodyFile: bodyFile, on: session) {
+            case .response(let body, let response):
                 return (body, response)
+            case .failure(let error):
+                throw error
+            case .reissue(let next):
+                redirects += 1
+                guard redirects <= maximumRedirects else { throw URLError(.httpTooManyRedirects) }
+                request = next
             }
-            redirects += 1
-            guard redirects <= maximumRedirects else { throw URLError(.httpTooManyRedirects) }
-            request = next
         }
     }
 
-    /// One exchange, without following redirects of requests with bodies.
-    private func perform(_ request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
-        let exchange = Exchange()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { [delegate] data, response, error in
-                    let outcome = exchange.finish()
-                    if let error {
-                        if let challenged = delegate.takeRejectedChallenge(for: outcome.taskIdentifier) {
-                            continuation.resume(returning: (Data(), challenged))
-                        } else if outcome.timedOut {
-                            continuation.resume(throwing: URLError(.timedOut))
-                        } else if outcome.cancelled {
-                            continuation.resume(throwing: CancellationError())
-                        } else {
-                            continuation.resume(throwing: error)
-                        }
-                    } else if let response = response as? HTTPURLResponse {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
-                let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0, completionHandler: completion) }
-                    ?? session.dataTask(with: request, completionHandler: completion)
-                exchange.start(task, deadline: deadline)
+    /// One exchange; 307/308 redirects of requests with bodies come back as `.reissue`.
+    private func perform(_ request: URLRequest, bodyFile: URL?, on session: URLSession) async -> Exchange.Outcome {
+        if Task.isCancelled { return .failure(CancellationError()) }  // never start a cancelled call
+        let exchange = Exchange(request: request, uploadsFile: bodyFile != nil, scope: CallScope.current)
+        // The call's timeout, or the configuration's resource timeout when shorter; URLSession's
+        // own default for the latter is 7 days, which sets no timer.
+        let deadline = min(deadline < 7 * 24 * 3600 ? deadline : .infinity, exchange.scope.timeout ?? .infinity)
+        return await withTaskCancellationHandler {
+            await exchange.run(deadline: deadline) { [delegate] in
+                let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
+                delegate.register(exchange, for: task)
+                return task
             }
         } onCancel: {
             exchange.cancel()

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """A small HTTP/1.1 server on 127.0.0.1 for EndpointKit's integration tests.
 
-It listens on two free ports (the second one is "another origin" for redirect tests), prints
-"READY <port> <other-port>" and serves until its standard input closes, so it ends with the test
-process that started it.
+It listens on two free ports (the second one is "another origin" for redirect tests) and a third
+one that plays an FTP server (it greets, then records every command line it receives), prints
+"READY <port> <other-port> <ftp-port>" and serves until its standard input closes, so it ends with
+the test process that started it.
 
 Routes (any method):
   /respond?status=&type=&body=&header=Name:Value
@@ -30,6 +31,17 @@ Routes (any method):
                                  64 KiB) base64 bytes
 
   /basic-auth                    401 with a Basic challenge
+  /seen?prefix=                  {"paths": [...]}: every request target received so far that starts
+                                 with prefix (to prove that nothing was sent)
+  /ftp-log                       {"connections": n, "commands": [...]}: what the FTP listener received
+  .../redirect-to?status=&location=
+                                 that redirect status with exactly that Location (any prefix path)
+  /set-cookie?cookie=            200 with Set-Cookie: <cookie>; Path=/
+  /gzip-bomb?mb=                 a gzip-encoded body of that many MiB of zeros (about 1 KiB per MiB)
+  /big?mb=&chunked=              that many MiB of zeros with Content-Length (or chunked=1: without),
+                                 as fast as the socket takes
+  /trickle?every=&count=         Content-Length count, then one byte every `every` seconds
+  /cut?sent=&declared=           declares Content-Length `declared`, sends `sent` bytes, closes
   /redirect/STATUS/PATH          that redirect status with Location: /PATH (same origin)
   /redirect-away/STATUS/PATH     that redirect status with Location: http://127.0.0.1:OTHER/PATH
   /slow?seconds=                 waits, then 200 JSON {"slept": seconds}
@@ -40,6 +52,7 @@ import base64
 import io
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -76,13 +89,81 @@ class Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def handle_any(self):
+        with STATE_LOCK:
+            SEEN.append(self.path)
         split = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(split.query, keep_blank_values=True)
         route = split.path
         if route == "/multipart":
             return self.multipart()
         body = self.read_body()
+        try:
+            self.route(route, query, body, split)
+        except OSError:  # BrokenPipeError, ConnectionResetError
+            self.close_connection = True  # the client stopped reading: expected in limit tests
 
+    def route(self, route, query, body, split):
+        if route == "/seen":
+            prefix = query.get("prefix", [""])[0]
+            with STATE_LOCK:
+                paths = [path for path in SEEN if path.startswith(prefix)]
+            return self.reply(200, "application/json", json.dumps({"paths": paths}).encode())
+        if route == "/ftp-log":
+            with STATE_LOCK:
+                log = {"connections": FTP_LOG["connections"], "commands": list(FTP_LOG["commands"])}
+            return self.reply(200, "application/json", json.dumps(log).encode())
+        if route.endswith("/redirect-to"):
+            location = query.get("location", [""])[0]
+            return self.reply(int(query.get("status", ["302"])[0]), "text/plain", b"moved", {"Location": location})
+        if route == "/set-cookie":
+            return self.reply(200, "application/json", b"{}", {"Set-Cookie": query["cookie"][0] + "; Path=/"})
+        if route == "/gzip-bomb":
+            data = gzip_bomb(int(query.get("mb", ["1024"])[0]))
+            return self.reply(200, "application/json", data, {"Content-Encoding": "gzip"})
+        if route == "/big":
+            size = int(query.get("mb", ["1"])[0]) << 20
+            chunked = query.get("chunked", ["0"])[0] == "1"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Transfer-Encoding" if chunked else "Content-Length", "chunked" if chunked else str(size))
+            self.end_headers()
+            block = bytes(1 << 20)
+            for _ in range(size >> 20):
+                self.wfile.write(b"100000\r\n" + block + b"\r\n" if chunked else block)
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+            return
+        if route == "/trickle":
+            every, count = float(query.get("every", ["1"])[0]), int(query.get("count", ["10"])[0])
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(count))
+            self.end_headers()
+            for _ in range(count):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(every)
+            return
+        if route == "/cut":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", query.get("declared", ["1000"])[0])
+            self.end_headers()
+            self.wfile.write(b"{" + b" " * (int(query.get("sent", ["10"])[0]) - 1))
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+
+        if route.startswith("/flaky-cut/"):
+            key = route[len("/flaky-cut/"):]
+            with STATE_LOCK:
+                seen = ATTEMPTS.setdefault(key, [])
+                seen.append(time.time())
+                attempt = len(seen)
+            if attempt <= int(query.get("fail", ["0"])[0]):
+                return self.route("/cut", {"sent": ["5"], "declared": ["500"]}, b"", split)
+            return self.reply(200, "application/json", json.dumps({"attempts": attempt}).encode())
         if route == "/respond":
             status = int(query.get("status", ["200"])[0])
             content_type = query.get("type", ["application/json"])[0]
@@ -247,6 +328,37 @@ OTHER_PORT = 0
 STATE_LOCK = threading.Lock()
 REALMS = {}
 ATTEMPTS = {}
+SEEN = []
+FTP_LOG = {"connections": 0, "commands": []}
+BOMBS = {}
+BOMB_LOCK = threading.Lock()
+
+
+def gzip_bomb(megabytes):
+    """A gzip stream of `megabytes` MiB of zeros, made once per size (under its own lock, so that
+    other requests are not held up while it is made)."""
+    with BOMB_LOCK:
+        if megabytes not in BOMBS:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+            block = bytes(1 << 20)
+            BOMBS[megabytes] = b"".join(compressor.compress(block) for _ in range(megabytes)) + compressor.flush()
+        return BOMBS[megabytes]
+
+
+def serve_ftp(listener):
+    """Greets like an FTP server and records every command line; it never stores anything."""
+    def session(connection):
+        with connection:
+            connection.sendall(b"220 ready\r\n")
+            for line in connection.makefile("rb"):
+                with STATE_LOCK:
+                    FTP_LOG["commands"].append(line.decode("utf-8", "replace").strip())
+                connection.sendall(b"530 not logged in\r\n")
+    while True:
+        connection, _ = listener.accept()
+        with STATE_LOCK:
+            FTP_LOG["connections"] += 1
+        threading.Thread(target=session, args=(connection,), daemon=True).start()
 
 
 def main():
@@ -256,7 +368,11 @@ def main():
     for server in servers:
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
-    print("READY", *(server.server_address[1] for server in servers), flush=True)
+    ftp = socket.socket()
+    ftp.bind(("127.0.0.1", 0))
+    ftp.listen(16)
+    threading.Thread(target=serve_ftp, args=(ftp,), daemon=True).start()
+    print("READY", *(server.server_address[1] for server in servers), ftp.getsockname()[1], flush=True)
     sys.stdin.read()  # returns when the parent process goes away
     os._exit(0)
 

@@ -117,7 +117,7 @@ import Testing
 
     @Test func `a server timeout ends a slow attempt, and an endpoint timeout overrides it`() async throws {
         let transport = ScriptedTransport { _, _ in
-            try await Task.sleep(nanoseconds: 5_000_000_000)
+            try await Task.sleep(nanoseconds: 60_000_000_000)  // a hang, as far as the call is concerned
             return .init()
         }
         var server = Server.stub(transport)
@@ -126,10 +126,10 @@ import Testing
         let error = try await #require(throws: EndpointError.self) { try await Balance().call(on: server) }
         #expect(error.kind == .transportFailed)
         #expect((error.underlyingError as? URLError)?.code == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(Date().timeIntervalSince(started) < 20)
         server.timeout = 60
         let quickStart = Date()
         await #expect(throws: EndpointError.self) { try await Quick().call(on: server) }
-        #expect(Date().timeIntervalSince(quickStart) < 2)
+        #expect(Date().timeIntervalSince(quickStart) < 20)
     }
 }

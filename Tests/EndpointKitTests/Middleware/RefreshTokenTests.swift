@@ -184,4 +184,40 @@ import Testing
             "/api/v1/me Bearer old", "/api/v1/refresh -", "/api/v1/me Bearer new",
         ])
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func `a call cancelled while it waits for a refresh stops waiting at once`() async throws {
+        let gate = Gate()
+        let store = InMemoryTokenStore(Tokens(accessToken: "old", refreshToken: "r0", expiresAt: Date().addingTimeInterval(-5)))
+        let auth = RefreshTokenAuthorization(store: store) { _ in
+            await gate.wait()  // a refresh that takes as long as the test wants
+            return Tokens(accessToken: "fresh", refreshToken: "r1")
+        }
+        let transport = Self.api { "fresh" }
+        let api = server(transport, auth)
+        let call = Task { try await Me().call(on: api) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let clock = ContinuousClock()
+        let cancelled = clock.now
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(clock.now - cancelled < .seconds(10), "the refresh never ends on its own")
+        #expect(transport.requests.isEmpty)
+        await gate.open()
+    }
+
+    /// Suspends callers until opened.
+    actor Gate {
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+        private var isOpen = false
+        func wait() async {
+            if isOpen { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        func open() {
+            isOpen = true
+            for waiter in waiters { waiter.resume() }
+            waiters = []
+        }
+    }
 }

@@ -41,26 +41,38 @@ public struct APIKeyAuthorization: Middleware {
         self.value = value
     }
 
-    /// Adds the key when the call requires authorization and goes to the server's origin.
+    /// Adds the key when the call requires authorization and goes to the server's origin, and
+    /// registers its name so that ``RequestLogger`` redacts it and redirects to another origin
+    /// leave it behind.
+    ///
+    /// - Throws: ``EndpointError/Kind/invalidRequest`` when the header name is not an HTTP token
+    ///   or the key holds CR, LF or another control character, or when the URL with the key
+    ///   cannot be built. The call is never sent without its key.
     public func intercept(
         _ request: URLRequest, context: MiddlewareContext, next: Next
     ) async throws -> (Data, HTTPURLResponse) {
         guard context.requiresAuthorization, context.isSameOrigin(request.url), let url = request.url else {
             return try await next(request)
         }
-        var authorized = request
         switch placement {
         case .header(let name):
             guard request.value(forHTTPHeaderField: name) == nil else { return try await next(request) }
-            authorized.setValue(value, forHTTPHeaderField: name)
+            let authorized = try Credentials.setting(value, forHeader: name, in: request)
+            return try await CallScope.withCredential(header: name) { try await next(authorized) }
         case .query(let name):
             let pair = PercentEncoding.encode(name) + "=" + PercentEncoding.encode(value)
             var text = url.absoluteString
             let fragment = text.firstIndex(of: "#").map { String(text[$0...]) } ?? ""
             text.removeLast(fragment.count)
             text += (url.query == nil ? "?" : "&") + pair + fragment
-            authorized.url = URL(string: text) ?? url
+            guard let keyed = URL(string: text) else {
+                throw EndpointError(
+                    kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                    reason: "the URL with the API key added cannot be built")
+            }
+            var authorized = request
+            authorized.url = keyed
+            return try await CallScope.withCredential(queryParameter: name) { try await next(authorized) }
         }
-        return try await next(authorized)
     }
 }

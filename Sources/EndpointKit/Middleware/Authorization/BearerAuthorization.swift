@@ -37,6 +37,10 @@ public struct BearerAuthorization: Middleware {
     }
 
     /// Adds the header when the call requires authorization and goes to the server's origin.
+    ///
+    /// - Throws: ``EndpointError/Kind/invalidRequest`` when the token holds CR, LF or another
+    ///   control character: Foundation would drop such a header silently and send the request
+    ///   unauthenticated.
     public func intercept(
         _ request: URLRequest, context: MiddlewareContext, next: Next
     ) async throws -> (Data, HTTPURLResponse) {
@@ -56,10 +60,17 @@ enum Credentials {
             && request.value(forHTTPHeaderField: "Authorization") == nil
     }
 
-    /// `request` with `Authorization: value`.
-    static func setting(_ value: String, in request: URLRequest) -> URLRequest {
+    /// `request` with the header `name: value`, validated first: `URLRequest.setValue` on Linux
+    /// silently drops a value with CR, LF or NUL (and keeps a bad name), which would send the call
+    /// without its credential or inject a header line.
+    static func setting(_ value: String, forHeader name: String = "Authorization", in request: URLRequest) throws(EndpointError) -> URLRequest {
+        if let problem = HeaderFields.problem(name: name, value: value) {
+            throw EndpointError(
+                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                reason: "the credential cannot be sent: \(problem.replacingOccurrences(of: value, with: "<redacted>"))")
+        }
         var authorized = request
-        authorized.setValue(value, forHTTPHeaderField: "Authorization")
+        authorized.setValue(value, forHTTPHeaderField: name)
         return authorized
     }
 }

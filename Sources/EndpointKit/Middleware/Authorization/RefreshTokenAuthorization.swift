@@ -89,11 +89,13 @@ public final class RefreshTokenAuthorization: Middleware {
         guard Credentials.apply(to: request, context: context), !TokenSession.isRefreshing,
               let tokens = try await session.tokensForRequest()
         else { return try await next(request) }
+        try Task.checkCancellation()
         let answer = try await next(Credentials.setting("Bearer \(tokens.accessToken)", in: request))
         guard answer.1.statusCode == 401,
               let fresh = try await session.tokens(replacing: tokens.accessToken),
               fresh.accessToken != tokens.accessToken
         else { return answer }
+        try Task.checkCancellation()
         return try await next(Credentials.setting("Bearer \(fresh.accessToken)", in: request))
     }
 }

@@ -40,7 +40,7 @@ actor TokenSession {
     /// (or to expire within the margin).
     func tokensForRequest(now: Date = Date()) async throws -> Tokens? {
         while true {
-            if let inFlight { return try await inFlight.task.value }
+            if let inFlight { return try await Self.value(of: inFlight.task) }
             let tokens = try await current()
             if inFlight != nil { continue }  // a refresh started while the store was read
             guard let tokens, tokens.refreshToken != nil, let expiry = tokens.expiresAt,
@@ -55,7 +55,7 @@ actor TokenSession {
     /// refresh with.
     func tokens(replacing rejected: String) async throws -> Tokens? {
         while true {
-            if let inFlight { return try await inFlight.task.value }
+            if let inFlight { return try await Self.value(of: inFlight.task) }
             let tokens = try await current()
             if inFlight != nil { continue }
             if tokens == nil, let failedRefresh, failedRefresh.accessToken == rejected {
@@ -114,7 +114,7 @@ actor TokenSession {
         let task = Task { try await self.performRefresh(from: tokens, generation: generationAtStart) }
         inFlight = (id, task)
         defer { if inFlight?.id == id { inFlight = nil } }
-        return try await task.value
+        return try await Self.value(of: task)
     }
 
     private func performRefresh(from tokens: Tokens, generation refreshGeneration: Int) async throws -> Tokens {
@@ -141,6 +141,27 @@ actor TokenSession {
             try await store.update(fresh)
         }
         return fresh
+    }
+
+    /// The refresh's result, or `CancellationError` as soon as the waiting call is cancelled: the
+    /// refresh goes on for the other callers, but this one stops waiting for it.
+    private static func value(of task: Task<Tokens, any Error>) async throws -> Tokens {
+        let waiter = Locked<CheckedContinuation<Tokens, any Error>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.withLock { $0 = continuation }
+                if Task.isCancelled {
+                    waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+                    return
+                }
+                Task {
+                    let result = await task.result
+                    waiter.withLock { $0.take() }?.resume(with: result)
+                }
+            }
+        } onCancel: {
+            waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -1,41 +1,109 @@
 import Foundation
 
-/// What a log must not show: credential headers, secret query parameters and body fields.
+/// What a log must not show: credentials in headers, query parameters, form and JSON fields, and
+/// URL user info.
 ///
-/// Names match in any case and with or without `_` and `-`, so `accessToken`, `access_token` and
-/// `Access-Token` are one name.
+/// A name is secret by what it means, not by an exact list. It is split into words at brackets,
+/// punctuation and camelCase humps (`user[newPassword]` → user, new, password) and is secret when:
+/// - its words run together contain a secret stem (`password`, `token`, `secret`, `apikey`,
+///   `privatekey`, `signature`, `session`, `cookie`, `csrf`, `jwt`, …), so `new_password`,
+///   `auth_token`, `session_id`, `X-CSRF-Token`, `X-Signature` are secret;
+/// - or one word is a short secret word (`key`, `pin`, `otp`, `auth`, `sig`, `pwd`, …), or `code`
+///   alone or after `auth`, `verification`, `otp`, … (`code`, `auth_code`, not `country_code`);
+/// - or it is a name the app passed to ``RequestLogger`` or an authorization middleware
+///   registered for the call (`APIKeyAuthorization(queryParameter: "appid")`).
 struct Redaction: Sendable {
     static let placeholder = "<redacted>"
 
-    /// Headers redacted by default; any header whose name contains `auth`, `cookie`, `token`,
-    /// `secret`, `password`, `session` or `key` is redacted too.
-    static let defaultHeaders: Set<String> = ["authorization", "proxyauthorization", "cookie", "setcookie"]
-    static let sensitiveHeaderWords = ["auth", "cookie", "token", "secret", "password", "session", "key"]
-
-    /// Query parameters and body fields redacted by default.
-    static let defaultFields: Set<String> = [
-        "password", "passwd", "secret", "token", "accesstoken", "refreshtoken", "idtoken",
-        "clientsecret", "apikey", "key", "authorization", "signature",
+    static let secretStems = [
+        "password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
+        "signingkey", "clientkey", "credential", "signature", "session", "authorization", "cookie",
+        "csrf", "xsrf", "jwt", "bearer",
     ]
+    static let secretWords: Set<String> = [
+        "key", "pin", "otp", "totp", "hotp", "auth", "sig", "pwd", "pass", "sid", "ssn", "cvv", "cvc",
+    ]
+    /// Words before `code` that make it a one-time secret.
+    static let codeQualifiers: Set<String> = [
+        "auth", "authorization", "oauth", "verification", "confirmation", "otp", "mfa", "sms",
+        "reset", "recovery", "security", "device", "user", "login",
+    ]
+    /// Names that look secret but are not credentials, and must stay readable.
+    static let notSecret: Set<String> = ["idempotencykey"]
 
-    let fields: Set<String>
+    /// More names from the app, as word lists.
+    let extraNames: Set<String>
 
     init(fields: Set<String>) {
-        self.fields = Self.defaultFields.union(fields.map(Self.normalized))
+        extraNames = Set(fields.map { Self.words(of: $0).joined() })
     }
 
-    static func normalized(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+    /// `user[newPassword]` → `["user", "new", "password"]`.
+    static func words(of name: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var previousWasLower = false
+        for character in name {
+            if !(character.isLetter || character.isNumber) {
+                if !word.isEmpty { words.append(word.lowercased()) }
+                word = ""
+                previousWasLower = false
+                continue
+            }
+            if character.isUppercase && previousWasLower && !word.isEmpty {
+                words.append(word.lowercased())
+                word = ""
+            }
+            word.append(character)
+            previousWasLower = character.isLowercase || character.isNumber
+        }
+        if !word.isEmpty { words.append(word.lowercased()) }
+        return words
     }
 
-    func redactsHeader(_ name: String) -> Bool {
-        let normalized = Self.normalized(name)
-        return Self.defaultHeaders.contains(normalized) || fields.contains(normalized)
-            || Self.sensitiveHeaderWords.contains { normalized.contains($0) }
+    /// Whether `name` (a header, query parameter or body field) names a secret in this call.
+    func redacts(_ name: String, scope: CallScope = .current) -> Bool {
+        if scope.credentialHeaders.contains(name.lowercased()) || scope.credentialQueryNames.contains(name) {
+            return true
+        }
+        let words = Self.words(of: name)
+        let joined = words.joined()
+        if Self.notSecret.contains(joined) { return false }
+        if !extraNames.isEmpty {
+            // Each part of a bracketed name counts on its own: `user[member_number]`.
+            let parts = name.split(whereSeparator: { $0 == "[" || $0 == "]" }).map { Self.words(of: String($0)).joined() }
+            if extraNames.contains(joined) || parts.contains(where: extraNames.contains) { return true }
+        }
+        if Self.secretStems.contains(where: joined.contains) { return true }
+        for (index, word) in words.enumerated() {
+            if Self.secretWords.contains(word) { return true }
+            if word == "code", index == 0 ? words.count == 1 : Self.codeQualifiers.contains(words[index - 1]) {
+                return true
+            }
+        }
+        return false
     }
 
-    func redactsField(_ name: String) -> Bool {
-        fields.contains(Self.normalized(name))
+    /// A URL for a log or a `curl` line: user info replaced, secret query values replaced.
+    func redactedURL(_ url: URL?) -> String {
+        guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return url.map { _ in Self.placeholder } ?? ""
+        }
+        let hadUserInfo = components.percentEncodedUser != nil || components.percentEncodedPassword != nil
+        components.percentEncodedUser = nil
+        components.percentEncodedPassword = nil
+        let query = components.percentEncodedQuery
+        components.percentEncodedQuery = nil
+        var text = components.string ?? ""
+        if hadUserInfo, let separator = text.range(of: "://") {
+            text.insert(contentsOf: Self.placeholder + "@", at: separator.upperBound)
+        }
+        if let query {
+            let fragment = text.firstIndex(of: "#").map { String(text[$0...]) } ?? ""
+            text.removeLast(fragment.count)
+            text += "?" + redactedPairs(query) + fragment
+        }
+        return text
     }
 
     /// A URL's path and query with secret parameter values replaced.
@@ -50,13 +118,14 @@ struct Redaction: Sendable {
     func redactedPairs(_ text: String) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            return redactsField(name) && parts.count == 2 ? "\(parts[0])=\(Self.placeholder)" : String(pair)
+            let name = String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(parts[0])
+            return redacts(name) && parts.count == 2 ? "\(parts[0])=\(Self.placeholder)" : String(pair)
         }.joined(separator: "&")
     }
 
     /// A body as loggable text: JSON with secret fields replaced (at any depth), a form with secret
-    /// pairs replaced, other text as it is, binary as a byte count; at most `limit` bytes.
+    /// pairs replaced, other text as it is, multipart and binary as a byte count; at most `limit`
+    /// bytes.
     func body(_ data: Data, contentType: String?, limit: Int) -> String {
         guard !data.isEmpty else { return "" }
         let type = contentType?.lowercased() ?? ""
@@ -84,7 +153,7 @@ struct Redaction: Sendable {
         case let object as [String: Any]:
             var result: [String: Any] = [:]
             for (key, inner) in object {
-                result[key] = redactsField(key) ? Self.placeholder : redact(inner)
+                result[key] = redacts(key) ? Self.placeholder : redact(inner)
             }
             return result
         case let array as [Any]:

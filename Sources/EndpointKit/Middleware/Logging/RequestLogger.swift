@@ -12,9 +12,11 @@ import FoundationNetworking
 /// ```
 ///
 /// Verbose mode adds the headers and the bodies (cut to `bodyLimit` bytes). Redaction is always
-/// on: `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and any header naming a key,
-/// token, secret, password or session are shown as `<redacted>`, and so are query parameters and
-/// JSON or form fields named like `password`, `access_token`, `api_key`, … plus any names you add.
+/// on and goes by what a name means: headers, query parameters and JSON or form fields whose name
+/// (or any part of a bracketed name such as `user[password]`) speaks of a password, token, secret,
+/// key, signature, session, cookie, PIN, one-time code and the like show `<redacted>`, and so do the
+/// names authorization middlewares set (an API key's query parameter, say), any names you add,
+/// and the user info of a URL (`https://user:pw@host`).
 ///
 /// ```swift
 /// server.middlewares = [RequestLogger(verbose: true, redacting: ["pin"]) { line in logger.debug("\(line)") }]
@@ -64,7 +66,7 @@ public struct RequestLogger: Middleware {
     ) async throws -> (Data, HTTPURLResponse) {
         let method = request.httpMethod ?? "GET"
         let target = redaction.pathAndQuery(of: request.url)
-        let bodySize = request.httpBody?.count
+        let bodySize = request.httpBody.map { Int64($0.count) } ?? CallScope.current.uploadSize  // in memory, or streamed from a file
         var line = "--> \(method) \(target)" + (bodySize.map { " (\($0)-byte body)" } ?? "")
         if verbose {
             line += headerLines(request.allHTTPHeaderFields ?? [:])
@@ -104,14 +106,9 @@ public struct RequestLogger: Middleware {
         var parts = ["curl"]
         let method = request.httpMethod ?? "GET"
         if method != "GET" { parts.append(method == "HEAD" ? "--head" : "-X \(method)") }
-        var url = request.url?.absoluteString ?? ""
-        if let requestURL = request.url, let components = URLComponents(url: requestURL, resolvingAgainstBaseURL: true),
-           let query = components.percentEncodedQuery {
-            url = url.replacingOccurrences(of: "?" + query, with: "?" + redaction.redactedPairs(query))
-        }
-        parts.append(Self.quoted(url))
+        parts.append(Self.quoted(redaction.redactedURL(request.url)))
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
-            parts.append("-H " + Self.quoted("\(name): \(redaction.redactsHeader(name) ? Redaction.placeholder : value)"))
+            parts.append("-H " + Self.quoted("\(name): \(redaction.redacts(name) ? Redaction.placeholder : value)"))
         }
         if let body = request.httpBody, !body.isEmpty {
             parts.append("--data-binary " + Self.quoted(redaction.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)))
@@ -121,7 +118,7 @@ public struct RequestLogger: Middleware {
 
     private func headerLines(_ headers: [String: String]) -> String {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
-            "\n    \(name): \(redaction.redactsHeader(name) ? Redaction.placeholder : value)"
+            "\n    \(name): \(redaction.redacts(name) ? Redaction.placeholder : value)"
         }.joined()
     }
 

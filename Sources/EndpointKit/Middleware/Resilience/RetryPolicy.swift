@@ -73,9 +73,17 @@ public struct RetryPolicy: Middleware {
     }
 
     /// Sends the request, and again after a wait while it fails in a retryable way.
+    ///
+    /// - Throws: ``EndpointError/Kind/invalidRequest`` before sending anything when a setting is
+    ///   nonsensical: a negative or NaN delay, multiplier or jitter.
     public func intercept(
         _ request: URLRequest, context: MiddlewareContext, next: Next
     ) async throws -> (Data, HTTPURLResponse) {
+        if let problem = configurationProblem {
+            throw EndpointError(
+                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                reason: "the RetryPolicy cannot be used: \(problem)", request: request)
+        }
         guard context.isRetryable else { return try await next(request) }
         var attempt = 1
         while true {
@@ -90,15 +98,29 @@ public struct RetryPolicy: Middleware {
             } catch let error as URLError where attempt < maximumAttempts && retryableErrors.contains(error.code) {
                 wait = delay(beforeRetry: attempt)
             }
-            try await Task.sleep(nanoseconds: UInt64(max(wait, 0) * 1_000_000_000))
+            try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(wait))
             attempt += 1
         }
     }
 
-    /// The wait before retry number `retry` (1 for the first), with jitter.
+    /// The wait before retry number `retry` (1 for the first), with jitter; infinite settings give
+    /// an infinite wait (which `intercept` clamps), never NaN.
     func delay(beforeRetry retry: Int, random: Double = Double.random(in: 0...1)) -> TimeInterval {
         let nominal = min(initialDelay * pow(multiplier, Double(retry - 1)), maximumDelay)
-        return nominal * (1 - jitter * random)
+        let wait = nominal * (1 - jitter * random)
+        return wait.isNaN ? nominal : wait  // ∞ × 0 when jitter and the draw are both 1
+    }
+
+    /// What makes this policy unusable, or `nil`.
+    var configurationProblem: String? {
+        if let problem = Seconds.problem(initialDelay, named: "initialDelay")
+            ?? Seconds.problem(maximumDelay, named: "maximumDelay")
+            ?? Seconds.problem(maximumRetryAfter, named: "maximumRetryAfter") {
+            return problem
+        }
+        if multiplier.isNaN || multiplier < 0 { return "multiplier is \(multiplier); give a number zero or more" }
+        if jitter.isNaN { return "jitter is NaN; give a number from 0 to 1" }
+        return nil
     }
 
     /// The wait a `Retry-After` value asks for, in seconds: a number of seconds or an HTTP date

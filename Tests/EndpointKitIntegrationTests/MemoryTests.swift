@@ -5,8 +5,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// A 200 MB file upload: streamed from disk, so the client's memory stays flat.
-@Suite struct LargeUploadTests {
+/// Tests that measure the test process's resident memory: a 200 MB upload streamed from disk, and
+/// response bodies far over the size limit. Serialized, so that no two of them measure each
+/// other's memory.
+@Suite(.serialized) struct MemoryTests {
     let loopback: LoopbackServer
     init() throws { loopback = try LoopbackServer.shared() }
 
@@ -40,9 +42,58 @@ import Testing
         return url
     }
 
+    struct Big: Endpoint {
+        var endpoint: Restful { Restful(.get, "big") }
+        let mb: Int
+        var chunked = false
+        typealias ReturnPayloadType = Data
+    }
+
+    struct Bomb: Endpoint {
+        var endpoint: Restful { Restful(.get, "gzip-bomb") }
+        let mb: Int
+        struct ReturnPayloadType: Decodable, Sendable {}
+    }
+
+    /// Runs `call`, which must fail with `.responseTooLarge`, and returns how far resident memory
+    /// rose meanwhile.
+    func memoryGrowth(of call: @Sendable () async throws -> Void) async throws -> Int {
+        let sampler = MemorySampler()
+        let baseline = sampler.start()
+        let error = try await #require(throws: EndpointError.self) { try await call() }
+        let growth = sampler.stop() - baseline
+        #expect(error.kind == .responseTooLarge)
+        #expect(error.statusCode == 200)
+        #expect(error.description.contains("the response body is larger than 16777216 bytes"))
+        return growth
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: [false, true])
+    func `a 1 GB body stops at the size limit and memory stays bounded`(chunked: Bool) async throws {
+        let server = loopback.server(transport: URLSessionTransport())
+        let growth = try await memoryGrowth { _ = try await Big(mb: 1024, chunked: chunked).call(on: server) }
+        print(String(format: "1 GB body (%@) against the 16 MiB limit: client RSS grew %.1f MB",
+                     chunked ? "chunked" : "Content-Length", Double(growth) / 1e6))
+        #expect(growth < 300_000_000, "resident memory grew by \(growth) bytes")  // buffered whole: over 1.07 GB
+    }
+
+    /// On Linux libcurl inflates whatever compressed bytes the socket holds before a cancel can
+    /// run; the delegate queue's back-pressure keeps the inflated chunks from piling up meanwhile.
+    @Test(.timeLimit(.minutes(2)))
+    func `a gzip bomb is counted after decompression and stopped with memory bounded`() async throws {
+        let server = loopback.server(transport: URLSessionTransport())
+        let growth = try await memoryGrowth { _ = try await Bomb(mb: 256).call(on: server) }
+        print(String(format: "256 KiB gzip body inflating to 256 MiB: client RSS grew %.1f MB", Double(growth) / 1e6))
+        #expect(growth < 150_000_000, "resident memory grew by \(growth) bytes")  // kept or queued whole: over 268 MB
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func `a 200 MB file upload arrives intact without holding the file in memory`() async throws {
-        let file = try Self.makeFile()
+        // Written on a Dispatch thread: 200 MB of synchronous writes would hold a thread of the
+        // cooperative pool, which the other tests running meanwhile need.
+        let file = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try Self.makeFile() }) }
+        }
         defer { try? FileManager.default.removeItem(at: file) }
         let server = loopback.server()
         var parsingServer = server

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Facts about the current call that a `URLRequest` cannot carry, for the transport and for
+/// middlewares deeper in the chain: the response size limit, the size of a body streamed from
+/// disk, and which headers and query parameters carry credentials.
+///
+/// It is a task-local value: ``Exchanging`` sets the limits around the middleware chain, and each
+/// authorization middleware adds the names it sets around the rest of the chain, so a
+/// ``RequestLogger`` after it redacts them and ``URLSessionTransport`` strips them from redirects
+/// to another origin.
+struct CallScope: Sendable {
+    /// The most response bytes to keep; `nil` for no limit.
+    var maximumResponseSize: Int?
+    /// The size of the body file, when the body is streamed from disk.
+    var uploadSize: Int64?
+    /// How long one attempt may take, in seconds; `nil` for no limit.
+    var timeout: TimeInterval?
+    /// Header names (lowercased) that authorization middlewares set.
+    var credentialHeaders: Set<String> = []
+    /// Query parameter names that authorization middlewares set.
+    var credentialQueryNames: Set<String> = []
+
+    @TaskLocal static var current = CallScope()
+
+    /// Runs `operation` with `header` registered as a credential.
+    static func withCredential<Result>(
+        header: String, _ operation: () async throws -> Result
+    ) async rethrows -> Result {
+        var scope = current
+        scope.credentialHeaders.insert(header.lowercased())
+        return try await $current.withValue(scope, operation: operation)
+    }
+
+    /// Runs `operation` with the query parameter `name` registered as a credential.
+    static func withCredential<Result>(
+        queryParameter name: String, _ operation: () async throws -> Result
+    ) async rethrows -> Result {
+        var scope = current
+        scope.credentialQueryNames.insert(name)
+        return try await $current.withValue(scope, operation: operation)
+    }
+}

@@ -1,0 +1,110 @@
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Bodies that would exhaust memory and servers that would hold a call forever.
+@Suite struct LimitTests {
+    let loopback: LoopbackServer
+    init() throws { loopback = try LoopbackServer.shared() }
+
+    struct Big: Endpoint {
+        var endpoint: Restful { Restful(.get, "big") }
+        let mb: Int
+        typealias ReturnPayloadType = Data
+    }
+
+    struct LargeExport: Endpoint {
+        static var maximumResponseSize: Int? { 40 << 20 }
+        var endpoint: Restful { Restful(.get, "big") }
+        let mb: Int
+        typealias ReturnPayloadType = Data
+    }
+
+    @Test func `an endpoint may allow more than the server`() async throws {
+        let body = try await LargeExport(mb: 20).call(on: loopback.server())
+        #expect(body.count == 20 << 20)
+        #expect(body.allSatisfy { $0 == 0 })
+    }
+
+    @Test func `a custom transport's oversized body fails the same way`() async throws {
+        var server = loopback.server(transport: URLSession(configuration: .ephemeral))
+        server.maximumResponseSize = 1000
+        let error = try await #require(throws: EndpointError.self) { try await Big(mb: 1).call(on: server) }
+        #expect(error.kind == .responseTooLarge)
+    }
+
+    // MARK: - Deadlines
+
+    struct Trickle: Endpoint {
+        var endpoint: Restful { Restful(.get, "trickle") }
+        let every: Double
+        let count: Int
+        typealias ReturnPayloadType = Data
+    }
+
+    @Test func `a server that trickles bytes cannot hold a call past its timeout`() async throws {
+        var server = loopback.server(transport: URLSessionTransport())
+        server.timeout = 1
+        let clock = ContinuousClock()
+        let started = clock.now
+        // One byte every 0.5 s for 60 s: the idle timeout never fires, the call's timeout does.
+        let error = try await #require(throws: EndpointError.self) { try await Trickle(every: 0.5, count: 120).call(on: server) }
+        #expect(error.kind == .transportFailed)
+        #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        #expect(clock.now - started < .seconds(30), "the trickle would have taken 60 s")
+    }
+
+    struct Slow: Endpoint {
+        var endpoint: Restful { Restful(.get, "slow") }
+        let seconds: Double
+        struct ReturnPayloadType: Decodable, Sendable { let slept: Double }
+    }
+
+    @Test func `30 concurrent slow calls are all sent at once and none times out in a queue`() async throws {
+        var server = loopback.server(transport: URLSessionTransport())
+        server.decoder = Server.makeDecoder()
+        server.timeout = 7
+        // With URLSession's 6 connections per host, 5 waves of 2 s: the last ones would pass 7 s.
+        let api = server
+        let answers = try await withThrowingTaskGroup(of: Double.self) { group in
+            for _ in 0..<30 { group.addTask { try await Slow(seconds: 2).call(on: api).slept } }
+            return try await group.reduce(into: [Double]()) { $0.append($1) }
+        }
+        #expect(answers == Array(repeating: 2, count: 30))
+    }
+
+    // MARK: - Cut-off bodies
+
+    struct Cut: Endpoint {
+        var endpoint: Restful { Restful(.get, "cut") }
+        let sent: Int
+        let declared: Int
+        typealias ReturnPayloadType = Data
+    }
+
+    @Test func `a body cut off mid-way is a lost connection`() async throws {
+        let error = try await #require(throws: EndpointError.self) {
+            try await Cut(sent: 10, declared: 1000).call(on: loopback.server(transport: URLSessionTransport()))
+        }
+        #expect(error.kind == .transportFailed)
+        #expect((error.underlyingError as? URLError)?.code == .networkConnectionLost)
+        #expect(error.description.contains("the connection was lost"))
+    }
+
+    struct FlakyCut: Endpoint {
+        var endpoint: Restful { Restful(.get, "flaky-cut/\(key)") }
+        let key: String
+        @Query var fail: Int
+        struct ReturnPayloadType: Decodable, Sendable { let attempts: Int }
+        enum CodingKeys: CodingKey { case fail }
+    }
+
+    @Test func `a cut-off GET is retried`() async throws {
+        var server = loopback.server(transport: URLSessionTransport())
+        server.middlewares = [RetryPolicy(initialDelay: 0.01, jitter: 0)]
+        #expect(try await FlakyCut(key: UUID().uuidString, fail: 1).call(on: server).attempts == 2)
+    }
+}

@@ -1,0 +1,110 @@
+@testable import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Custom `CodingKeys`: placeholders bind by Swift name, and hand-spelled keys are sent verbatim.
+@Suite struct CodingKeyTests {
+    struct Record: Endpoint {
+        var endpoint: Restful { Restful(.get, "buckets/{bucketId}/records/{recordId}") }
+        let bucketId: String
+        let recordId: String
+        let since: Int
+        typealias ReturnPayloadType = EmptyPayload
+        enum CodingKeys: String, CodingKey {
+            case bucketId = "bucket_id"
+            case recordId = "record_id"
+            case since = "_since"
+        }
+    }
+
+    @Test func `a placeholder binds the property by its Swift name, whatever its coding key`() async throws {
+        let transport = RecordingTransport()
+        try await Record(bucketId: "b1", recordId: "r 2", since: 5).call(on: .stub(transport))
+        #expect(try transport.request.url?.absoluteString == "https://api.example.com/api/v1/buckets/b1/records/r%202?_since=5")
+    }
+
+    struct ByCodingKey: Endpoint {
+        var endpoint: Restful { Restful(.get, "records/{record_id}") }
+        let recordId: String
+        typealias ReturnPayloadType = EmptyPayload
+        enum CodingKeys: String, CodingKey { case recordId = "record_id" }
+    }
+
+    @Test func `a placeholder may also name the coding key`() async throws {
+        let transport = RecordingTransport()
+        try await ByCodingKey(recordId: "r1").call(on: .stub(transport))
+        #expect(try transport.request.url?.absoluteString == "https://api.example.com/api/v1/records/r1")
+    }
+
+    struct Manifest: Endpoint {
+        let endpoint = Restful(.put, "manifests/{reference}")
+        let reference: String
+        let version: Int
+        let mediaType: String
+        let layerCount: Int
+        @Query var tagName: String
+        typealias ReturnPayloadType = EmptyPayload
+        enum CodingKeys: String, CodingKey {
+            case reference
+            case version = "schemaVersion"   // camelCase on the wire, inside a snake_case API
+            case mediaType                   // implicit: converted
+            case layerCount = "layer_count"  // already snake_case: verbatim either way
+            case tagName = "tagName"         // equal to the case name: cannot be told from implicit
+        }
+    }
+
+    @Test func `a raw value that differs from its case name is sent verbatim in body and query`() async throws {
+        let transport = RecordingTransport()
+        try await Manifest(reference: "v1", version: 2, mediaType: "oci", layerCount: 3, tagName: "t").call(on: .stub(transport))
+        let request = try transport.request
+        #expect(request.bodyText == #"{"layer_count":3,"media_type":"oci","schemaVersion":2}"#)
+        #expect(request.url?.query == "tag_name=t")
+    }
+
+    struct Search: Endpoint {
+        let endpoint = Restful(.get, "search")
+        let pageSize: Int
+        let sortOrder: String
+        typealias ReturnPayloadType = EmptyPayload
+        enum CodingKeys: String, CodingKey { case pageSize = "pageSize", sortOrder = "SortBy" }
+    }
+
+    @Test func `queries follow the same rule`() async throws {
+        let transport = RecordingTransport()
+        try await Search(pageSize: 10, sortOrder: "asc").call(on: .stub(transport))
+        #expect(try transport.request.url?.query == "page_size=10&SortBy=asc")
+    }
+
+    struct Item: Decodable, Sendable {
+        let lastModified: Int
+        enum CodingKeys: String, CodingKey { case lastModified = "last_modified" }
+    }
+
+    struct GetItem: Endpoint {
+        let endpoint = Restful(.get, "item")
+        typealias ReturnPayloadType = Item
+    }
+
+    @Test func `a snake_case raw value that the decoder cannot find says how to fix it`() async throws {
+        let transport = RecordingTransport(body: #"{"last_modified":5}"#)
+        let error = try await #require(throws: EndpointError.self) { try await GetItem().call(on: .stub(transport)) }
+        #expect(error.kind == .decodingFailed)
+        #expect(error.description.contains(#"the key "last_modified" is missing at the top level. The decoder converts the JSON's snake_case keys to camelCase before matching, so a CodingKeys raw value must be written "lastModified" (or left out), not "last_modified"; or decode with keyDecodingStrategy = .useDefaultKeys"#))
+    }
+
+    @Test func `the case name of a coding key is read, and only for enum keys`() {
+        #expect(CodingKeyName.swiftName(of: Record.CodingKeys.recordId) == "recordId")
+        #expect(CodingKeyName.isSpelledExplicitly(Record.CodingKeys.recordId))
+        #expect(!CodingKeyName.isSpelledExplicitly(Manifest.CodingKeys.mediaType))
+        struct PlainKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        #expect(CodingKeyName.swiftName(of: PlainKey(stringValue: "a")) == nil)
+    }
+}
