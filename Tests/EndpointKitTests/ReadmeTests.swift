@@ -20,6 +20,14 @@ private struct DeleteCheer: Endpoint {
     typealias ReturnPayloadType = EmptyPayload
 }
 
+private struct ExportReport: Endpoint {
+    static var timeout: TimeInterval? { 300 }
+    static var maximumResponseSize: Int? { 512 << 20 }
+    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
+    let id: Int
+    typealias ReturnPayloadType = Data
+}
+
 private struct CannedTransport: HTTPTransport {
     var body = #"{"balance":200}"#
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
@@ -207,5 +215,21 @@ private struct RefreshToken: Endpoint {
         #expect(request.url?.absoluteString == "https://example.com/base/api/v1/cheers/7")
         #expect(request.value(forHTTPHeaderField: "Accept-Language") == "en")
         #expect(request.value(forHTTPHeaderField: "User-Agent") == "Cheers/3.1")
+    }
+
+    @Test func `the limits sample limits what it says`() async throws {
+        let fiveMegabytes = String(repeating: "x", count: 5 << 20)
+        var api = Server(origin: URL(string: "https://example.com")!)
+        api.timeout = 30                        // seconds per attempt (default 60); nil for none
+        api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
+        api.transport = RecordingTransport(headers: ["Content-Type": "text/csv"], body: fiveMegabytes)
+        #expect(try await ExportReport(id: 1).call(on: api).count == 5 << 20)
+        struct Report: Endpoint {
+            var endpoint: Restful { Restful(.get, "reports/{id}") }
+            let id: Int
+            typealias ReturnPayloadType = Data
+        }
+        let error = try await #require(throws: EndpointError.self) { try await Report(id: 1).call(on: api) }
+        #expect(error.kind == .responseTooLarge)
     }
 }
