@@ -60,20 +60,30 @@ import Testing
     struct Slow: Endpoint {
         var endpoint: Restful { Restful(.get, "slow") }
         let seconds: Double
+        let key: String
         struct ReturnPayloadType: Decodable, Sendable { let slept: Double }
     }
 
-    @Test func `30 concurrent slow calls are all sent at once and none times out in a queue`() async throws {
+    struct Concurrency: Endpoint {
+        var endpoint: Restful { Restful(.get, "concurrency/\(key)") }
+        let key: String
+        struct ReturnPayloadType: Decodable, Sendable { let max: Int }
+        enum CodingKeys: CodingKey {}
+    }
+
+    /// With URLSession's default of 6 connections per host, calls 7 to 30 would wait in its queue
+    /// with their clocks running: the server would never hold more than 6 at once.
+    @Test func `30 concurrent slow calls are all sent at once`() async throws {
         var server = loopback.server(transport: URLSessionTransport())
         server.decoder = Server.makeDecoder()
-        server.timeout = 7
-        // With URLSession's 6 connections per host, 5 waves of 2 s: the last ones would pass 7 s.
         let api = server
+        let key = UUID().uuidString
         let answers = try await withThrowingTaskGroup(of: Double.self) { group in
-            for _ in 0..<30 { group.addTask { try await Slow(seconds: 2).call(on: api).slept } }
+            for _ in 0..<30 { group.addTask { try await Slow(seconds: 2, key: key).call(on: api).slept } }
             return try await group.reduce(into: [Double]()) { $0.append($1) }
         }
         #expect(answers == Array(repeating: 2, count: 30))
+        #expect(try await Concurrency(key: key).call(on: api).max == 30)
     }
 
     // MARK: - Cut-off bodies

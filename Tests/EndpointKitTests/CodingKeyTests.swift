@@ -96,7 +96,8 @@ import Testing
     }
 
     @Test func `the case name of a coding key is read, and only for enum keys`() {
-        #expect(CodingKeyName.swiftName(of: Record.CodingKeys.recordId) == "recordId")
+        #expect(CodingKeyName.differingSwiftName(of: Record.CodingKeys.recordId) == "recordId")
+        #expect(CodingKeyName.differingSwiftName(of: Manifest.CodingKeys.reference) == nil)  // names agree
         #expect(CodingKeyName.isSpelledExplicitly(Record.CodingKeys.recordId))
         #expect(!CodingKeyName.isSpelledExplicitly(Manifest.CodingKeys.mediaType))
         struct PlainKey: CodingKey {
@@ -105,6 +106,6 @@ import Testing
             init(stringValue: String) { self.stringValue = stringValue }
             init?(intValue: Int) { nil }
         }
-        #expect(CodingKeyName.swiftName(of: PlainKey(stringValue: "a")) == nil)
+        #expect(CodingKeyName.differingSwiftName(of: PlainKey(stringValue: "a")) == nil)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Swift name behind a coding key, which `CodingKey` itself does not expose.
 ///
 /// Synthesized `CodingKeys` are enums whose case names are the property names, so the case name of
@@ -7,17 +9,23 @@
 /// enum case (a struct key, a dictionary key) has no case name, and neither has any key in a binary
 /// built without reflection metadata: then only the coding key itself is known.
 enum CodingKeyName {
-    /// `recordId` for `case recordId = "record_id"`; `nil` when `key` is not an enum case.
-    static func swiftName(of key: some CodingKey) -> String? {
-        enumCaseName(key).map { String(cString: $0) }
+    /// The Swift name of `key` when it differs from its coding key (`recordId` for
+    /// `case recordId = "record_id"`), else `nil`. Compares in place: the usual key, whose names
+    /// agree, costs no allocation.
+    static func differingSwiftName(of key: some CodingKey) -> String? {
+        guard let name = enumCaseName(key) else { return nil }
+        var stringValue = key.stringValue
+        let same = stringValue.withUTF8 { utf8 in
+            strlen(name) == utf8.count && (utf8.isEmpty || memcmp(name, utf8.baseAddress!, utf8.count) == 0)
+        }
+        return same ? nil : String(cString: name)
     }
 
     /// Whether the key's spelling was written by hand: an enum case whose raw value differs from
     /// its name (`case lastModified = "last_modified"`). Such a key is sent verbatim. A raw value
     /// equal to the case name cannot be told from an implicit one.
     static func isSpelledExplicitly(_ key: some CodingKey) -> Bool {
-        guard let name = swiftName(of: key) else { return false }
-        return name != key.stringValue
+        differingSwiftName(of: key) != nil
     }
 }
 

@@ -85,7 +85,7 @@ final class ParameterEncoder {
     private func placeholder(for key: some CodingKey) -> String? {
         guard !pathNames.isEmpty else { return nil }
         if pathNames.contains(key.stringValue) { return key.stringValue }  // the usual case: both names agree
-        return CodingKeyName.swiftName(of: key).flatMap { pathNames.contains($0) ? $0 : nil }
+        return CodingKeyName.differingSwiftName(of: key).flatMap { pathNames.contains($0) ? $0 : nil }
     }
 
     // MARK: - Top-level properties
@@ -154,7 +154,7 @@ final class ParameterEncoder {
         case .useDefaultKeys:
             key.stringValue
         case .convertToSnakeCase:
-            CodingKeyName.isSpelledExplicitly(key) ? key.stringValue : SnakeCase.convert(key.stringValue)
+            SnakeCase.convertUnlessExplicit(key)
         case .custom(let convert):
             convert(codingPath + [key]).stringValue
         @unknown default:

@@ -6,7 +6,14 @@ enum SnakeCase {
     /// `case version = "schemaVersion"`) is sent verbatim.
     static func convert(_ path: [any CodingKey]) -> any CodingKey {
         guard let key = path.last else { return PlainKey("") }
-        return PlainKey(CodingKeyName.isSpelledExplicitly(key) ? key.stringValue : convert(key.stringValue))
+        return PlainKey(convertUnlessExplicit(key))
+    }
+
+    /// `key` in snake_case, or as written when its raw value was spelled by hand. The check runs
+    /// only for keys the conversion would change.
+    static func convertUnlessExplicit(_ key: some CodingKey) -> String {
+        let converted = convert(key.stringValue)
+        return converted == key.stringValue || !CodingKeyName.isSpelledExplicitly(key) ? converted : key.stringValue
     }
 
     private struct PlainKey: CodingKey {

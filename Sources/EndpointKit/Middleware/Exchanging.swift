@@ -76,18 +76,22 @@ enum Exchanging {
     }
 
     /// Runs `operation`, failing with `URLError(.timedOut)` after `seconds` (and cancelling it).
+    ///
+    /// One child task and a Dispatch timer: a task group with a sleeping second child cost about
+    /// 30,000 instructions a call, and a timer on the cooperative pool can be held up by work that
+    /// keeps its threads busy.
     static func withTimeout<Result: Sendable>(
         _ seconds: TimeInterval?, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         guard let seconds, let nanoseconds = Seconds.nanoseconds(seconds) else { return try await operation() }
-        return try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: nanoseconds)
-                throw timedOut(after: seconds)
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
+        let attempt = Task { try await operation() }
+        let timer = DispatchWorkItem { attempt.cancel() }
+        Exchange.cancellations.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: timer)
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler { try await attempt.value } onCancel: { attempt.cancel() }
+        } catch where attempt.isCancelled && !Task.isCancelled {
+            throw timedOut(after: seconds)  // cancelled, but not by the caller: by the timer
         }
     }
 

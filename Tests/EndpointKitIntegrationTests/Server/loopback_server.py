@@ -44,7 +44,9 @@ Routes (any method):
   /cut?sent=&declared=           declares Content-Length `declared`, sends `sent` bytes, closes
   /redirect/STATUS/PATH          that redirect status with Location: /PATH (same origin)
   /redirect-away/STATUS/PATH     that redirect status with Location: http://127.0.0.1:OTHER/PATH
-  /slow?seconds=                 waits, then 200 JSON {"slept": seconds}
+  /slow?seconds=&key=            waits, then 200 JSON {"slept": seconds}; counts the calls for key
+                                 that are waiting at the same time
+  /concurrency/KEY               {"max": n}: the most /slow calls for KEY that waited at once
   anything else                  200 JSON echo: method, raw request target, decoded path, parsed
                                  query, headers (lowercased names) and body text
 """
@@ -210,8 +212,19 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(int(status), "text/plain", b"moved", {"Location": origin + "/" + target})
         elif route == "/slow":
             seconds = float(query.get("seconds", ["5"])[0])
+            key = query.get("key", [""])[0]
+            with STATE_LOCK:
+                active = CONCURRENCY.setdefault(key, {"now": 0, "max": 0})
+                active["now"] += 1
+                active["max"] = max(active["max"], active["now"])
             time.sleep(seconds)
+            with STATE_LOCK:
+                active["now"] -= 1
             self.reply(200, "application/json", json.dumps({"slept": seconds}).encode())
+        elif route.startswith("/concurrency/"):
+            with STATE_LOCK:
+                seen = CONCURRENCY.get(route[len("/concurrency/"):], {"max": 0})["max"]
+            self.reply(200, "application/json", json.dumps({"max": seen}).encode())
         else:
             self.reply(200, "application/json", json.dumps({
                 "method": self.command,
@@ -331,6 +344,7 @@ ATTEMPTS = {}
 SEEN = []
 FTP_LOG = {"connections": 0, "commands": []}
 BOMBS = {}
+CONCURRENCY = {}
 BOMB_LOCK = threading.Lock()
 
 
