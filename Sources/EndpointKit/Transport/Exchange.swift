@@ -13,9 +13,7 @@ import FoundationNetworking
 /// - a task is cancelled only once it runs, and not once the delegate heard it complete. A cancel
 ///   that races with completion is harmless: corelibs marks the task completed before it removes it
 ///   from its registry, and `cancel()` ignores a completed task.
-final class Exchange: @unchecked Sendable {
-    // Every mutable property lives in `state`, a `Locked`.
-
+final class Exchange: Sendable {
     /// How an exchange ends.
     enum Outcome {
         case response(Data, HTTPURLResponse)
@@ -41,6 +39,8 @@ final class Exchange: @unchecked Sendable {
         var reissue: URLRequest?
         var challenged = false
         var timer: Timer?
+        /// The deadline `run` was given, for the timeout's message.
+        var deadline: TimeInterval = .infinity
     }
 
     /// The deadline's work item. `DispatchWorkItem` is not marked `Sendable`, but `cancel()` may be
@@ -55,8 +55,6 @@ final class Exchange: @unchecked Sendable {
     let request: URLRequest
     let uploadsFile: Bool
     let scope: CallScope
-    /// The deadline `run` was given, for the timeout's message; written before the task exists.
-    private var deadline: TimeInterval = .infinity
 
     init(request: URLRequest, uploadsFile: Bool, scope: CallScope) {
         self.request = request
@@ -70,10 +68,10 @@ final class Exchange: @unchecked Sendable {
     /// cancelled first (then no task exists and nothing is sent), and cancels it after `deadline`
     /// seconds (URLSession's resource timeout, which Linux ignores).
     func run(deadline: TimeInterval, makeTask: @escaping () -> URLSessionTask) async -> Outcome {
-        self.deadline = deadline
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             let started = state.withLock { state -> Bool in
                 guard !state.cancelled else { return false }
+                state.deadline = deadline
                 let task = makeTask()
                 state.continuation = continuation
                 state.task = task
@@ -201,7 +199,7 @@ final class Exchange: @unchecked Sendable {
         if state.tooLarge, let limit = scope.maximumResponseSize {
             return .failure(TransportRefusal.tooLarge(limit: limit, response: state.response))
         }
-        if state.timedOut { return .failure(Exchanging.timedOut(after: deadline)) }
+        if state.timedOut { return .failure(Exchanging.timedOut(after: state.deadline)) }
         if state.cancelled { return .failure(CancellationError()) }
         if let next = state.reissue { return .reissue(next) }
         if state.challenged, let response = state.response {
