@@ -36,8 +36,8 @@ struct LoopbackServer: Sendable {
             .deletingLastPathComponent()
             .appendingPathComponent("Server/loopback_server.py")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
+        process.executableURL = try PythonEnvironment.interpreter()
+        process.arguments = [script.path]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -45,7 +45,7 @@ struct LoopbackServer: Sendable {
         do {
             try process.run()
         } catch {
-            throw StartFailure(description: "Could not start python3 \(script.path): \(error)")
+            throw StartFailure(description: "Could not start \(process.executableURL?.path ?? "python3") \(script.path): \(error)")
         }
         keptAlive = [process, input, output]
 
@@ -54,7 +54,7 @@ struct LoopbackServer: Sendable {
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = reader.availableData
             if chunk.isEmpty {
-                throw StartFailure(description: "The loopback server exited before it was ready (is python3 installed?).")
+                throw StartFailure(description: "The loopback server exited before it was ready; run python3 \(script.path) to see why.")
             }
             line.append(chunk)
         }

@@ -1,0 +1,99 @@
+#if os(macOS) || os(Linux)  // `Process` exists on macOS and Linux only
+import Foundation
+
+/// The Python that runs the loopback server: `python3` itself when it already has the modules the
+/// server needs, otherwise a virtual environment under `.build/` that the test process makes once
+/// (with `pip` from PyPI) and reuses. Debian's system Python refuses `pip install`, so a virtual
+/// environment is the one way that works everywhere.
+///
+/// When neither works, it fails with one message that says exactly what to run.
+enum PythonEnvironment {
+    /// What the loopback server imports beyond the standard library.
+    static let modules = ["werkzeug"]
+
+    /// The folder of the virtual environment: `.build/loopback-python` in the package.
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/loopback-python")
+
+    /// The interpreter to start the loopback server with.
+    static func interpreter() throws -> URL {
+        if let system = which("python3"), hasModules(system) { return system }
+        let python = folder.appendingPathComponent("bin/python")
+        if hasModules(python) { return python }
+        try create()
+        guard hasModules(python) else {
+            throw LoopbackServer.StartFailure(description: instructions(because: "werkzeug is still missing after the install"))
+        }
+        return python
+    }
+
+    /// Makes the virtual environment in a folder of its own, then moves it into place, so that two
+    /// test processes starting at once do not write into the same folder.
+    private static func create() throws {
+        guard let system = which("python3") else {
+            throw LoopbackServer.StartFailure(description: instructions(because: "python3 is not on the PATH"))
+        }
+        let fileManager = FileManager.default
+        try? fileManager.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let staging = folder.deletingLastPathComponent().appendingPathComponent("loopback-python-\(ProcessInfo.processInfo.processIdentifier)")
+        try? fileManager.removeItem(at: staging)
+        let steps: [(URL, [String])] = [
+            (system, ["-m", "venv", staging.path]),
+            (staging.appendingPathComponent("bin/python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + modules),
+        ]
+        for (executable, arguments) in steps {
+            let (status, output) = run(executable, arguments)
+            guard status == 0 else {
+                try? fileManager.removeItem(at: staging)
+                let detail = output.split(separator: "\n").suffix(3).joined(separator: " / ")
+                throw LoopbackServer.StartFailure(description: instructions(
+                    because: "`\(executable.lastPathComponent) \(arguments.joined(separator: " "))` failed (\(detail))"))
+            }
+        }
+        try? fileManager.removeItem(at: folder)  // a broken one from an interrupted run
+        if (try? fileManager.moveItem(at: staging, to: folder)) == nil {
+            try? fileManager.removeItem(at: staging)  // another process moved its own into place first
+        }
+    }
+
+    private static func instructions(because reason: String) -> String {
+        let path = folder.path
+        return """
+            The integration tests run a loopback server that needs Python 3 with \(modules.joined(separator: ", ")), \
+            and preparing it failed: \(reason). Run once, then test again: \
+            python3 -m venv '\(path)' && '\(path)/bin/python' -m pip install \(modules.joined(separator: " ")) \
+            (on Debian or Ubuntu without venv: apt-get install python3-venv).
+            """
+    }
+
+    private static func hasModules(_ python: URL) -> Bool {
+        FileManager.default.isExecutableFile(atPath: python.path)
+            && run(python, ["-c", modules.map { "import \($0)" }.joined(separator: "; ")]).status == 0
+    }
+
+    private static func which(_ name: String) -> URL? {
+        let (status, output) = run(URL(fileURLWithPath: "/usr/bin/env"), ["which", name])
+        let path = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return status == 0 && !path.isEmpty ? URL(fileURLWithPath: path) : nil
+    }
+
+    /// Runs a program to its end; its exit status and what it printed (standard output and error).
+    private static func run(_ executable: URL, _ arguments: [String]) -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do {
+            try process.run()
+        } catch {
+            return (-1, "\(error)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+#endif
