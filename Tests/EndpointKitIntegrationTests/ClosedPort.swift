@@ -1,3 +1,6 @@
+// The loopback server runs as a child `Process`, which exists on macOS and Linux only: on iOS, tvOS
+// and watchOS these tests compile to nothing.
+#if os(macOS) || os(Linux)
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -32,3 +35,4 @@ enum ClosedPort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+#endif

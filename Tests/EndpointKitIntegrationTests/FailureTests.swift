@@ -1,3 +1,6 @@
+// The loopback server runs as a child `Process`, which exists on macOS and Linux only: on iOS, tvOS
+// and watchOS these tests compile to nothing.
+#if os(macOS) || os(Linux)
 import EndpointKit
 import Foundation
 #if canImport(FoundationNetworking)
@@ -136,3 +139,4 @@ import Testing
         #expect(error.description.hasPrefix("GET /api/v1/slow: the request failed: "))
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// The loopback server runs as a child `Process`, which exists on macOS and Linux only: on iOS, tvOS
+// and watchOS these tests compile to nothing.
+#if os(macOS) || os(Linux)
 import EndpointKit
 import Testing
 import Foundation
@@ -73,3 +76,4 @@ final class Shared<Value: Sendable>: @unchecked Sendable {
         return body(&stored)
     }
 }
+#endif

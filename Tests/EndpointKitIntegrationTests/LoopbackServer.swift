@@ -1,3 +1,6 @@
+// The loopback server runs as a child `Process`, which exists on macOS and Linux only: on iOS, tvOS
+// and watchOS these tests compile to nothing.
+#if os(macOS) || os(Linux)
 import Foundation
 
 /// The real HTTP server the integration tests talk to: `Server/loopback_server.py`, started once
@@ -66,3 +69,4 @@ struct LoopbackServer: Sendable {
         return LoopbackServer(port: port, otherPort: otherPort, ftpPort: ftpPort)
     }
 }
+#endif

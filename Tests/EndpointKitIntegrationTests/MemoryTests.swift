@@ -1,3 +1,6 @@
+// The loopback server runs as a child `Process`, which exists on macOS and Linux only: on iOS, tvOS
+// and watchOS these tests compile to nothing.
+#if os(macOS) || os(Linux)
 import EndpointKit
 import Foundation
 #if canImport(FoundationNetworking)
@@ -167,3 +170,4 @@ final class MemorySampler: @unchecked Sendable {
         return result
     }
 }
+#endif

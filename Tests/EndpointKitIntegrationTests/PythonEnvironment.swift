@@ -1,4 +1,6 @@
-#if os(macOS) || os(Linux)  // `Process` exists on macOS and Linux only
+// The loopback server runs as a child `Process`, which exists on macOS and Linux only: on iOS, tvOS
+// and watchOS these tests compile to nothing.
+#if os(macOS) || os(Linux)
 import Foundation
 
 /// The Python that runs the loopback server: `python3` itself when it already has the modules the
