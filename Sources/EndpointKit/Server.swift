@@ -165,12 +165,17 @@ extension Server {
     ///     try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
     /// }
     /// ```
+    ///
+    /// `operation` runs in the caller's isolation (`isolation` defaults to it), so `@MainActor`
+    /// code such as a SwiftUI preview or a `@MainActor` test may use main-actor state inside it.
     @discardableResult
-    public static func withDefault<Result: Sendable>(
+    public static func withDefault<Result>(
         _ server: Server,
+        isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        try await $taskDefault.withValue(server, operation: operation)
+        // The isolated overload of `withValue` is back-deployed to every OS EndpointKit supports.
+        try await $taskDefault.withValue(server, operation: operation, isolation: isolation)
     }
 
     @TaskLocal static var taskDefault: Server?
