@@ -20,7 +20,7 @@ import FoundationNetworking
 /// ```
 ///
 /// Cancelling the calling task throws `CancellationError`, not `EndpointError`.
-public struct EndpointError: Error, CustomStringConvertible {
+public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringConvertible {
     /// What went wrong, in broad terms.
     public let kind: Kind
     /// The method and path of the call, e.g. `"POST /api/v2/purchase_cheer"`.
@@ -105,6 +105,9 @@ public struct EndpointError: Error, CustomStringConvertible {
         return text
     }
 
+    /// The same diagnostic as ``description``, for `debugPrint` and the debugger.
+    public var debugDescription: String { description }
+
     /// At most `limit` bytes of a body as text, with a note of how much was left out.
     static func snippet(of body: Data, limit: Int = 512) -> String {
         let text = String(decoding: body.prefix(limit), as: UTF8.self)
@@ -147,6 +150,30 @@ extension EndpointError {
 }
 
 extension EndpointError: LocalizedError {
-    /// The same sentence as ``description``, for `localizedDescription`.
-    public var errorDescription: String? { description }
+    /// A short sentence for the people using the app, as `localizedDescription` and SwiftUI's
+    /// `.alert` show it: what failed and the status, never the URL, the response body or other
+    /// details that may hold personal data. ``description`` has the full diagnostic.
+    ///
+    /// ```swift
+    /// .alert(isPresented: $failed) { Alert(title: Text(error.localizedDescription)) }
+    /// // "The server answered 503 Service Unavailable."
+    /// ```
+    public var errorDescription: String? {
+        switch kind {
+        case .unacceptableStatus:
+            statusCode.map { "The server answered \(ResponseDecoder.statusText($0))." } ?? "The server refused the request."
+        case .unexpectedContentType, .decodingFailed:
+            "The server's answer could not be read."
+        case .transportFailed:
+            (underlyingError as? URLError)?.code == .timedOut ? "The request timed out." : "The server could not be reached."
+        case .authorizationFailed:
+            "The session has expired. Please sign in again."
+        case .redirectRefused:
+            "The server redirected to an address that is not allowed."
+        case .responseTooLarge:
+            "The server's answer was too large."
+        default:
+            "The request could not be made."
+        }
+    }
 }

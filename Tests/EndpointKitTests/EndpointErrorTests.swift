@@ -18,7 +18,8 @@ import Testing
         }
         #expect(error.responseBody?.count == 603)
         #expect(error.description.hasSuffix("Response body (603 bytes): " + String(repeating: "a", count: 512) + "… (91 more bytes)"))
-        #expect(error.localizedDescription == error.description)
+        #expect(error.debugDescription == error.description)
+        #expect(error.localizedDescription == "The server answered 500 Internal Server Error.")  // no body for end users
     }
 
     @Test func `a transport error becomes a transport failure naming the endpoint`() async throws {
@@ -43,6 +44,20 @@ import Testing
             try await Me().call(on: .stub(FailingTransport(error: original)))
         }
         #expect(error.description == "custom: mock says no.")
+    }
+
+    @Test(arguments: [
+        (EndpointError(kind: .invalidRequest, endpoint: "GET /me", reason: "x"), "The request could not be made."),
+        (EndpointError(kind: .decodingFailed, endpoint: "GET /me", reason: "x", responseBody: Data("secret".utf8)), "The server's answer could not be read."),
+        (EndpointError(kind: .transportFailed, endpoint: "GET /me", reason: "x", underlyingError: URLError(.timedOut)), "The request timed out."),
+        (EndpointError(kind: .transportFailed, endpoint: "GET /me", reason: "x", underlyingError: URLError(.cannotConnectToHost)), "The server could not be reached."),
+        (EndpointError(kind: .authorizationFailed, endpoint: "token refresh", reason: "x"), "The session has expired. Please sign in again."),
+        (EndpointError(kind: .redirectRefused, endpoint: "GET /me", reason: "x"), "The server redirected to an address that is not allowed."),
+        (EndpointError(kind: .responseTooLarge, endpoint: "GET /me", reason: "x"), "The server's answer was too large."),
+    ])
+    func `the text for end users is short and holds no request details`(error: EndpointError, text: String) {
+        #expect(error.localizedDescription == text)
+        #expect(!error.localizedDescription.contains("/me") && !error.localizedDescription.contains("secret"))
     }
 
     @Test func `kinds are distinct and printable`() {
