@@ -45,7 +45,8 @@ enum Redirect {
         #if canImport(FoundationNetworking)
         // URLSession on Linux sends 307/308 redirects of a request with a body with an empty body,
         // so EndpointKit sends them itself. Apple's URLSession keeps the body: there it follows.
-        if keepsBody(response.statusCode), uploadsFile || current.httpBody != nil || current.httpBodyStream != nil {
+        let keepsBody = response.statusCode == 307 || response.statusCode == 308  // RFC 9110 §15.4.8, §15.4.9
+        if keepsBody, uploadsFile || current.httpBody != nil || current.httpBodyStream != nil {
             var next = current
             next.url = target
             return .reissue(removingCredentials(next, leaving: previous, scope: scope))
@@ -56,11 +57,6 @@ enum Redirect {
         var next = proposed
         next.url = target
         return .follow(removingCredentials(next, leaving: previous, scope: scope))
-    }
-
-    /// Whether a redirect status keeps the method and body (RFC 9110 §15.4.8 and §15.4.9).
-    static func keepsBody(_ status: Int) -> Bool {
-        status == 307 || status == 308
     }
 
     /// `request` without credentials when it goes to another origin than `previous`:

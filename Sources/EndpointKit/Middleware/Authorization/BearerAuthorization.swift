@@ -67,7 +67,7 @@ enum Credentials {
         if let problem = HeaderFields.problem(name: name, value: value) {
             throw EndpointError(
                 kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
-                reason: "the credential cannot be sent: \(problem.replacingOccurrences(of: value, with: "<redacted>"))")
+                reason: "the credential cannot be sent: \(problem)")  // the problem names the header, never its value
         }
         var authorized = request
         authorized.setValue(value, forHTTPHeaderField: name)
