@@ -76,7 +76,7 @@ public protocol Endpoint: Encodable, Sendable {
     /// ```swift
     /// struct CreatePayment: Endpoint {
     ///     static var isSafeToRetry: Bool { true }
-    ///     @Header("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
+    ///     @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
     ///     // …
     /// }
     /// ```

@@ -42,7 +42,7 @@ struct ParsedMultipart: Decodable, Sendable {
         let tags: [String]
         let count: Int
         let files: [MultipartFile]
-        @Header("X-Request-ID") var requestID: String? = nil
+        @HeaderField("X-Request-ID") var requestID: String? = nil
         typealias ReturnPayloadType = ParsedMultipart
     }
 
@@ -99,7 +99,7 @@ struct ParsedMultipart: Decodable, Sendable {
         let username: String
         let password: String
         let scopes: [String]
-        @Query var client: String
+        @QueryItem var client: String
         typealias ReturnPayloadType = Echo
     }
 

@@ -110,7 +110,7 @@ import Testing
     struct FlakyCut: Endpoint {
         var endpoint: Restful { Restful(.get, "flaky-cut/\(key)") }
         let key: String
-        @Query var fail: Int
+        @QueryItem var fail: Int
         struct ReturnPayloadType: Decodable, Sendable { let attempts: Int }
         enum CodingKeys: CodingKey { case fail }
     }

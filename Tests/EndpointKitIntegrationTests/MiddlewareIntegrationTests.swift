@@ -157,10 +157,10 @@ import Testing
         var endpoint: Restful { Restful(method, "flaky/\(key)") }
         var method: HTTPMethod = .get
         let key: String
-        @Query var fail: Int
-        @Query var status = 503
-        @Query var retryAfter: Int? = nil
-        @Query var retryAfterDate: Int? = nil
+        @QueryItem var fail: Int
+        @QueryItem var status = 503
+        @QueryItem var retryAfter: Int? = nil
+        @QueryItem var retryAfterDate: Int? = nil
         struct ReturnPayloadType: Decodable, Sendable { let attempts: Int }
         enum CodingKeys: CodingKey { case fail, status, retryAfter, retryAfterDate }
     }

@@ -71,8 +71,8 @@ import Testing
 
     struct Hops: Endpoint {
         var endpoint: Restful { Restful(.post, "redirect-to") }
-        @Query var status: Int
-        @Query var location: String
+        @QueryItem var status: Int
+        @QueryItem var location: String
         let amount: Int
         typealias ReturnPayloadType = Echo
     }

@@ -21,8 +21,8 @@ import Testing
     /// Answers with `status` and exactly `location`.
     struct RedirectTo: Endpoint {
         let endpoint: Restful
-        @Query var status: Int
-        @Query var location: String
+        @QueryItem var status: Int
+        @QueryItem var location: String
         var secret = "s3cret-body"
         typealias ReturnPayloadType = Echo
     }
@@ -97,10 +97,10 @@ import Testing
     struct Charge: Endpoint {
         static var isSafeToRetry: Bool { true }
         let endpoint: Restful
-        @Query var status: Int
-        @Query var location: String
-        @Header("Idempotency-Key") var idempotencyKey: String? = nil
-        @Header("X-Trace") var trace: String? = nil
+        @QueryItem var status: Int
+        @QueryItem var location: String
+        @HeaderField("Idempotency-Key") var idempotencyKey: String? = nil
+        @HeaderField("X-Trace") var trace: String? = nil
         let amount: Int
         typealias ReturnPayloadType = Echo
     }
@@ -139,7 +139,7 @@ import Testing
 
     struct Who: Endpoint {
         var endpoint: Restful { Restful(.get, "who") }
-        @Header("Cookie") var cookie: String? = nil
+        @HeaderField("Cookie") var cookie: String? = nil
         typealias ReturnPayloadType = Echo
     }
 

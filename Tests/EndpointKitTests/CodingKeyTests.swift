@@ -45,7 +45,7 @@ import Testing
         let version: Int
         let mediaType: String
         let layerCount: Int
-        @Query var tagName: String
+        @QueryItem var tagName: String
         typealias ReturnPayloadType = EmptyPayload
         enum CodingKeys: String, CodingKey {
             case reference

@@ -14,8 +14,8 @@ import Testing
         let password: String
         let scopes: [String]
         let rememberMe: Bool?
-        @Query var client: String
-        @Header("X-Device") var device: String? = nil
+        @QueryItem var client: String
+        @HeaderField("X-Device") var device: String? = nil
         typealias ReturnPayloadType = EmptyPayload
     }
 
@@ -93,7 +93,7 @@ import Testing
     struct PostNote: Endpoint {
         let endpoint = Restful(.post, "notes", body: .raw(contentType: "text/markdown; charset=utf-8"))
         let markdown: String
-        @Query var draft: Bool
+        @QueryItem var draft: Bool
         typealias ReturnPayloadType = EmptyPayload
     }
 
@@ -128,7 +128,7 @@ import Testing
     @Test func `a raw body must be one Data or String property with a valid content type`() async throws {
         let transport = RecordingTransport()
         let two = try await #require(throws: EndpointError.self) { try await TwoBodies(first: "a", second: "b").call(on: .stub(transport)) }
-        #expect(two.description.contains(#"a raw body is one property, but "second" is another; mark the others @Query or @Header, or name them in the path (at second)"#))
+        #expect(two.description.contains(#"a raw body is one property, but "second" is another; mark the others @QueryItem or @HeaderField, or name them in the path (at second)"#))
         let number = try await #require(throws: EndpointError.self) { try await NumberBody(count: 1).call(on: .stub(transport)) }
         #expect(number.description.contains("a raw body must be Data or String, not Int (at count)"))
         let injected = try await #require(throws: EndpointError.self) { try await BadContentType(text: "a").call(on: .stub(transport)) }

@@ -13,7 +13,7 @@ import Testing
         let caption: String
         let takenAt: Date?
         let photo: MultipartFile
-        @Header("X-Request-ID") var requestID: String? = nil
+        @HeaderField("X-Request-ID") var requestID: String? = nil
         typealias ReturnPayloadType = EmptyPayload
     }
 

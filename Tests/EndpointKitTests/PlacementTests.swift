@@ -5,14 +5,14 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// `@Query` and `@Header` properties: where they go, and header precedence.
+/// `@QueryItem` and `@HeaderField` properties: where they go, and header precedence.
 @Suite struct PlacementTests {
     struct PostComment: Endpoint {
         let endpoint = Restful(.post, "posts/{postId}/comments")
         let postId: Int
-        @Query var notify: Bool
-        @Query var tags: [String] = []
-        @Header("X-Request-ID") var requestID: String? = nil
+        @QueryItem var notify: Bool
+        @QueryItem var tags: [String] = []
+        @HeaderField("X-Request-ID") var requestID: String? = nil
         let text: String
         typealias ReturnPayloadType = EmptyPayload
     }
@@ -25,7 +25,7 @@ import Testing
         return try transport.request
     }
 
-    @Test func `@Query goes in the query string of a POST and @Header in a header, neither in the body`() async throws {
+    @Test func `@QueryItem goes in the query string of a POST and @HeaderField in a header, neither in the body`() async throws {
         let request = try await sent(PostComment(postId: 7, notify: true, tags: ["a b", "c"], requestID: "abc", text: "Nice!"))
         #expect(request.url?.absoluteString == "https://api.example.com/api/v1/posts/7/comments?notify=true&tags=a%20b&tags=c")
         #expect(request.bodyText == #"{"text":"Nice!"}"#)
@@ -41,11 +41,11 @@ import Testing
     struct Search: Endpoint {
         static var headers: [String: String] { ["Accept-Language": "fr", "X-Client": "endpoint"] }
         var endpoint: Restful { Restful(.get, "search") }
-        @Header("accept-language") var language: String? = nil
-        @Header("X-Retry") var attempt: Int = 1
-        @Header("X-Fields") var fields: [String] = []
-        @Header("If-Modified-Since") var since: Date? = nil
-        @Query var term: String
+        @HeaderField("accept-language") var language: String? = nil
+        @HeaderField("X-Retry") var attempt: Int = 1
+        @HeaderField("X-Fields") var fields: [String] = []
+        @HeaderField("If-Modified-Since") var since: Date? = nil
+        @QueryItem var term: String
         let page: Int
         typealias ReturnPayloadType = EmptyPayload
     }
@@ -87,7 +87,7 @@ import Testing
 
     struct BadName: Endpoint {
         let endpoint = Restful(.get, "x")
-        @Header("X Request") var id: String? = "1"
+        @HeaderField("X Request") var id: String? = "1"
         typealias ReturnPayloadType = EmptyPayload
     }
 
@@ -101,7 +101,7 @@ import Testing
     struct Nested: Endpoint {
         struct Point: Encodable, Sendable { let x: Int }
         let endpoint = Restful(.get, "x")
-        @Header("X-Point") var point = Point(x: 1)
+        @HeaderField("X-Point") var point = Point(x: 1)
         typealias ReturnPayloadType = EmptyPayload
     }
 
@@ -113,7 +113,7 @@ import Testing
     struct Archive: Endpoint {
         let endpoint = Restful(.delete, "items/{id}", body: .json)
         let id: String
-        @Query var force: Bool
+        @QueryItem var force: Bool
         let reason: String
         typealias ReturnPayloadType = EmptyPayload
     }

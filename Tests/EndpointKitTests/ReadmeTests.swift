@@ -40,8 +40,8 @@ private struct CannedTransport: HTTPTransport {
 private struct PostComment: Endpoint {
     let endpoint = Restful(.post, "posts/{postId}/comments")   // POST /api/v1/posts/7/comments?notify=true
     let postId: Int
-    @Query var notify: Bool
-    @Header("X-Request-ID") var requestID: String? = nil         // X-Request-ID: abc
+    @QueryItem var notify: Bool
+    @HeaderField("X-Request-ID") var requestID: String? = nil    // X-Request-ID: abc
     let text: String                                             // {"text":"Nice!"}
     typealias ReturnPayloadType = EmptyPayload
 }
@@ -49,7 +49,7 @@ private struct PostComment: Endpoint {
 private struct Greeting: Endpoint {
     static var headers: [String: String] { ["Accept-Language": "fr"] }   // over the server's
     var endpoint: Restful { Restful(.get, "greeting") }
-    @Header("Accept-Language") var language: String? = nil              // over both, when set
+    @HeaderField("Accept-Language") var language: String? = nil         // over both, when set
     typealias ReturnPayloadType = String
 }
 

@@ -111,4 +111,75 @@ import Testing
         #expect(try transport.request.url?.absoluteString
             == "https://api.example.com/api/v1/days/1970-01-02T00%3A00%3A00Z/E621E1F8-C36C-495A-93FC-0C247A3E6E5F/false")
     }
+
+    struct Literal: Endpoint {
+        let path: String
+        var endpoint: Restful { Restful(.get, path) }
+        typealias ReturnPayloadType = EmptyPayload
+        // `path` is the template itself, not a parameter: keep it out of the query.
+        func encode(to encoder: any Encoder) throws {}
+    }
+
+    /// iOS 15–16 and macOS 12–13 parse URLs by RFC 1738/1808 and return `nil` for any character
+    /// outside RFC 3986; Linux's `URL(string:)` percent-encodes them silently. These checks use the
+    /// strict RFC 3986 character set, so a URL that would fail on the older OSes fails here too.
+    @Test(arguments: [
+        ("files/my report (v2).txt", "files/my%20report%20(v2).txt"),
+        ("caf\u{E9}/men\u{FC}", "caf%C3%A9/men%C3%BC"),
+        ("search?q=a b&sort=stars", "search?q=a%20b&sort=stars"),
+        ("100%/x%2Fy", "100%25/x%2Fy"),
+        ("pipes|carets^\"quotes\"<tags>\\back`tick", "pipes%7Ccarets%5E%22quotes%22%3Ctags%3E%5Cback%60tick"),
+        ("tag#1", "tag%231"),
+        ("a[0]", "a%5B0%5D"),
+        ("keep:@!$&'()*+,;=~._-", "keep:@!$&'()*+,;=~._-"),
+    ])
+    func `literal path text is percent-encoded where a URL may not hold it`(path: String, expected: String) async throws {
+        let transport = RecordingTransport()
+        _ = try await Literal(path: path).call(on: .stub(transport, pathPrefix: ""))
+        let url = try #require(try transport.request.url).absoluteString
+        #expect(url == "https://api.example.com/" + expected)
+        // The text handed to `URL(string:)`, which Linux would otherwise escape for us.
+        let rendered = try #require(PathTemplate(path)).render(with: [:])
+        #expect(try rendered.get() == expected)
+        #expect(Self.isStrictRFC3986(expected))
+    }
+
+    @Test func `a path prefix with a space or Unicode is percent-encoded too`() async throws {
+        let transport = RecordingTransport(body: #"{"balance":1}"#)
+        _ = try await PurchaseCheer(identifier: "a", transactionId: 1)
+            .call(on: .stub(transport, pathPrefix: "/my api/\u{E9}t\u{E9}/v{version}"))
+        let url = try #require(try transport.request.url).absoluteString
+        #expect(url == "https://api.example.com/my%20api/%C3%A9t%C3%A9/v2/purchase_cheer")
+        #expect(RequestBuilder.expandedPrefix("/my api/\u{E9}t\u{E9}/v{version}", version: 2) == "/my%20api/%C3%A9t%C3%A9/v2")
+    }
+
+    @Test func `an API key in the query keeps the URL valid`() async throws {
+        let transport = RecordingTransport()
+        var server = Server.stub(transport, pathPrefix: "")
+        server.middlewares = [APIKeyAuthorization(queryParameter: "api key", value: "k 1/\u{E9}&x")]
+        _ = try await Literal(path: "my files").call(on: server)
+        let url = try #require(try transport.request.url).absoluteString
+        #expect(url == "https://api.example.com/my%20files?api%20key=k%201%2F%C3%A9%26x")
+        #expect(Self.isStrictRFC3986(url))
+    }
+
+    /// Whether every character of `url` is one RFC 3986 allows in a URL: unreserved, reserved, or
+    /// part of a `%XX` escape.
+    static func isStrictRFC3986(_ url: String) -> Bool {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
+        let bytes = Array(url.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count,
+                      bytes[index + 1...index + 2].allSatisfy({ Set("0123456789ABCDEFabcdef".utf8).contains($0) })
+                else { return false }
+                index += 3
+            } else {
+                guard allowed.contains(bytes[index]) else { return false }
+                index += 1
+            }
+        }
+        return true
+    }
 }

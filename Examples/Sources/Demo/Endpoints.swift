@@ -61,7 +61,7 @@ struct UploadPhoto: Endpoint {
     let albumId: Int
     let caption: String
     let photo: MultipartFile
-    @Header("X-Request-ID") var requestID: String? = nil
+    @HeaderField("X-Request-ID") var requestID: String? = nil
 
     struct ReturnPayloadType: Decodable, Sendable {
         let album: String

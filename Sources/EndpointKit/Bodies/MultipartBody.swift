@@ -27,7 +27,7 @@ struct MultipartBody: Sendable {
 
     init(fields: [(name: String, value: Field)], makeBoundary: @escaping @Sendable () -> String = MultipartBody.randomBoundary) throws {
         for case (_, .file(let file)) in fields {
-            if let problem = HeaderFields.problem(name: "Content-Type", value: file.contentType) {
+            if let problem = HeaderRules.problem(name: "Content-Type", value: file.contentType) {
                 throw EncodingError.invalidValue(file.contentType, EncodingError.Context(
                     codingPath: [], debugDescription: "the file part \"\(file.filename)\" has an invalid content type: \(problem)"))
             }

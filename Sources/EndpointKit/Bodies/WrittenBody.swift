@@ -26,7 +26,7 @@ struct WrittenBody {
             contentType = "application/x-www-form-urlencoded"
             data = Data(RequestBuilder.formEncoded(parameters.fields.map { ($0.name, $0.value.text) }).utf8)
         case .raw(let type):
-            if let problem = HeaderFields.problem(name: "Content-Type", value: type) {
+            if let problem = HeaderRules.problem(name: "Content-Type", value: type) {
                 throw Problem(reason: problem)  // the only content type that does not come from EndpointKit
             }
             contentType = type

@@ -1,5 +1,5 @@
 /// An endpoint as its JSON body: every property except the ``Restful`` description, the properties
-/// bound to path placeholders and the `@Query` and `@Header` properties.
+/// bound to path placeholders and the `@QueryItem` and `@HeaderField` properties.
 ///
 /// It hands the real encoder (`JSONEncoder`, with all its strategies) a thin view of the top-level
 /// container that passes those properties to a ``ParameterEncoder`` instead, so the endpoint is
@@ -28,7 +28,7 @@ private struct ExcludingEncoder: Encoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { base.singleValueContainer() }
 }
 
-/// Forwards body properties to `base`, and the others (path values, `@Query`, `@Header`) to the
+/// Forwards body properties to `base`, and the others (path values, `@QueryItem`, `@HeaderField`) to the
 /// parameter encoder; drops `Restful` values.
 private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var base: KeyedEncodingContainer<Key>

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads an endpoint's properties as text and sorts them by destination: path placeholders, the
-/// query string, headers (`@Header`), and the fields of a form or multipart body.
+/// query string, headers (`@HeaderField`), and the fields of a form or multipart body.
 ///
 /// It works through `Encodable`, so it sees exactly what the endpoint's conformance encodes, and it
 /// follows the server encoder's key, date and data strategies, so that a property has the same name
@@ -13,8 +13,8 @@ import Foundation
 /// For JSON bodies it runs inside the JSON pass: ``BodyEncoding`` hands it the properties that do
 /// not belong in the body, so an endpoint is encoded once.
 final class ParameterEncoder {
-    /// Where top-level properties go when nothing else claims them (a path placeholder, `@Query`,
-    /// `@Header`).
+    /// Where top-level properties go when nothing else claims them (a path placeholder, `@QueryItem`,
+    /// `@HeaderField`).
     enum Destination {
         case query
         case form
@@ -34,7 +34,7 @@ final class ParameterEncoder {
     private(set) var queryItems: [(name: String, value: String)] = []
     /// Body fields in the order they were encoded, for form and multipart bodies.
     private(set) var fields: [(name: String, value: Field)] = []
-    /// Headers from `@Header` properties; a list is one comma-separated value.
+    /// Headers from `@HeaderField` properties; a list is one comma-separated value.
     private(set) var headers: [(name: String, value: String)] = []
     /// The raw body, for ``Destination/raw``.
     private(set) var rawBody: Data?
@@ -136,7 +136,7 @@ final class ParameterEncoder {
             EncodingError.invalidValue(value, EncodingError.Context(codingPath: [key], debugDescription: description))
         }
         guard rawBody == nil else {
-            throw failure("a raw body is one property, but \"\(key.stringValue)\" is another; mark the others @Query or @Header, or name them in the path")
+            throw failure("a raw body is one property, but \"\(key.stringValue)\" is another; mark the others @QueryItem or @HeaderField, or name them in the path")
         }
         switch value {
         case let data as Data: rawBody = data

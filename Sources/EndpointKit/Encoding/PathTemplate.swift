@@ -29,7 +29,9 @@ struct PathTemplate {
         self.names = names
     }
 
-    /// The path with each placeholder replaced by its value as one percent-encoded segment.
+    /// The path with each placeholder replaced by its value as one percent-encoded segment, and
+    /// the characters a URL may not hold in the literal text percent-encoded (`my files` →
+    /// `my%20files`).
     ///
     /// - Returns: The path, or the first placeholder whose value is missing, empty, `.` or `..`.
     func render(with values: [String: String]) -> Result<String, MissingValue> {
@@ -37,7 +39,7 @@ struct PathTemplate {
         for part in parts {
             switch part {
             case .literal(let text):
-                path += text
+                path += PercentEncoding.escapingDisallowed(in: text)
             case .placeholder(let name):
                 guard let value = values[name] else { return .failure(MissingValue(name: name, problem: .missing)) }
                 // `.` and `..` have no literal spelling in RFC 3986: `%2E%2E` is turned back into a

@@ -36,7 +36,7 @@ struct PreparedRequest: Sendable {
 /// URL = origin + path prefix (with `{version}`) + `/` + path (placeholders filled) + query. The
 /// body format comes from the endpoint's ``Restful`` value, or from its method: JSON for `POST`,
 /// `PUT` and `PATCH`, none (the properties form the query) for the others. Headers: server, then
-/// endpoint, then `@Header` properties, each replacing the same name in any case.
+/// endpoint, then `@HeaderField` properties, each replacing the same name in any case.
 enum RequestBuilder {
     static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> PreparedRequest {
         let restful = endpoint.endpoint
@@ -94,20 +94,22 @@ enum RequestBuilder {
             urlString += path.contains("?") ? "&" : "?"  // a template may carry a fixed query
             urlString += query
         }
+        // Every part is percent-encoded already (see `PercentEncoding.escapingDisallowed`), so this
+        // parses on every OS; a failure is still an error, never a request to some other URL.
         guard let url = URL(string: urlString) else {
             throw failure("\"\(urlString)\" is not a valid URL")
         }
 
-        var headers = HeaderFields.merging(E.headers, into: server.headers)
+        var headers = HeaderRules.merging(E.headers, into: server.headers)
         for (name, value) in parameters.headers {
-            headers = HeaderFields.merging([name: value], into: headers)
+            headers = HeaderRules.merging([name: value], into: headers)
         }
         for (name, value) in headers {
-            if let problem = HeaderFields.problem(name: name, value: value) {
+            if let problem = HeaderRules.problem(name: name, value: value) {
                 throw failure(problem)
             }
         }
-        if !headers.keys.contains(where: { HeaderFields.sameName($0, "Accept") }) {
+        if !headers.keys.contains(where: { HeaderRules.sameName($0, "Accept") }) {
             headers["Accept"] = "application/json"
         }
 
@@ -122,7 +124,7 @@ enum RequestBuilder {
             } catch {
                 throw failure("the multipart body could not be written: \(describe(error))", error)
             }
-            if let other = headers.keys.first(where: { HeaderFields.sameName($0, "Content-Type") }) {
+            if let other = headers.keys.first(where: { HeaderRules.sameName($0, "Content-Type") }) {
                 headers.removeValue(forKey: other)  // the body format decides, whatever the headers said
             }
             headers["Content-Type"] = written.contentType
@@ -150,7 +152,7 @@ enum RequestBuilder {
 
     /// `/api/v{version}` → `/api/v2`; always with a leading slash and no trailing one, or empty.
     static func expandedPrefix(_ prefix: String, version: Int) -> String {
-        var expanded = replacingVersion(in: prefix, with: version)
+        var expanded = String(PercentEncoding.escapingDisallowed(in: replacingVersion(in: prefix, with: version)[...]))
         while expanded.hasSuffix("/") { expanded.removeLast() }
         if !expanded.isEmpty && !expanded.hasPrefix("/") { expanded.insert("/", at: expanded.startIndex) }
         return expanded

@@ -56,7 +56,7 @@ enum Exchanging {
     /// headers: a middleware cannot inject a header line either.
     private static func validate(_ request: URLRequest) throws(EndpointError) {
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            if let problem = HeaderFields.problem(name: name, value: value) {
+            if let problem = HeaderRules.problem(name: name, value: value) {
                 throw EndpointError(
                     kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
                     reason: "a middleware set a header that cannot be sent: \(problem)", request: request)

@@ -31,7 +31,10 @@ enum Redirect {
     ) -> Decision {
         guard let location = response.value(forHTTPHeaderField: "Location") else { return .deliver }
         let base = response.url ?? current.url
-        guard let target = URL(string: location, relativeTo: base)?.absoluteURL else {
+        // Escaped first so that a Location with a space or raw UTF-8 means the same URL on every OS
+        // (iOS 15–16 would not parse it at all; see `PercentEncoding.escapingDisallowed`).
+        let escaped = String(PercentEncoding.escapingDisallowed(in: location[...], isReference: true))
+        guard let target = URL(string: escaped, relativeTo: base)?.absoluteURL else {
             return .refuse(location: location, reason: "it is not a valid URL")
         }
         let scheme = target.scheme?.lowercased()
@@ -49,20 +52,31 @@ enum Redirect {
         if keepsBody, uploadsFile || current.httpBody != nil || current.httpBodyStream != nil {
             var next = current
             next.url = target
-            return .reissue(removingCredentials(next, leaving: previous, scope: scope))
+            guard let stripped = removingCredentials(next, leaving: previous, scope: scope) else {
+                return .refuse(location: location, reason: Self.unstrippable)
+            }
+            return .reissue(stripped)
         }
         #endif
         // URLSession on Linux rewrites `file:` locations onto the origin: always send the URL the
         // server named (already checked above), never a rewritten one.
         var next = proposed
         next.url = target
-        return .follow(removingCredentials(next, leaving: previous, scope: scope))
+        guard let stripped = removingCredentials(next, leaving: previous, scope: scope) else {
+            return .refuse(location: location, reason: Self.unstrippable)
+        }
+        return .follow(stripped)
     }
+
+    private static let unstrippable = "the API key could not be removed from its query for another origin"
 
     /// `request` without credentials when it goes to another origin than `previous`:
     /// `Authorization`, `Proxy-Authorization`, `Cookie`, and every header and query parameter an
     /// authorization middleware registered. Everything else (an `Idempotency-Key`, say) follows.
-    static func removingCredentials(_ request: URLRequest, leaving previous: URL, scope: CallScope) -> URLRequest {
+    ///
+    /// - Returns: `nil` when a query credential cannot be taken out of the URL: the redirect is
+    ///   refused rather than sent with it.
+    static func removingCredentials(_ request: URLRequest, leaving previous: URL, scope: CallScope) -> URLRequest? {
         guard let url = request.url, !isSameOrigin(previous, url) else { return request }
         var stripped = request
         for name in (request.allHTTPHeaderFields ?? [:]).keys {
@@ -71,14 +85,15 @@ enum Redirect {
                 stripped.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        if !scope.credentialQueryNames.isEmpty,
-           var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-           let items = components.percentEncodedQueryItems {
+        if !scope.credentialQueryNames.isEmpty {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+            guard let items = components.percentEncodedQueryItems else { return stripped }
             let kept = items.filter { item in
                 !scope.credentialQueryNames.contains(item.name.removingPercentEncoding ?? item.name)
             }
             components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
-            stripped.url = components.url ?? url
+            guard let clean = components.url else { return nil }
+            stripped.url = clean
         }
         return stripped
     }

@@ -21,7 +21,7 @@ import Testing
 
     struct Impersonate: Endpoint {
         let endpoint = Restful(.get, "me")
-        @Header("Authorization") var authorization: String? = "Bearer chosen"
+        @HeaderField("Authorization") var authorization: String? = "Bearer chosen"
         typealias ReturnPayloadType = EmptyPayload
     }
 

@@ -21,7 +21,7 @@ import Testing
     struct CreateIdempotently: Endpoint {
         static var isSafeToRetry: Bool { true }
         let endpoint = Restful(.post, "items")
-        @Header("Idempotency-Key") var key: String? = "k1"
+        @HeaderField("Idempotency-Key") var key: String? = "k1"
         let name: String
         typealias ReturnPayloadType = EmptyPayload
     }

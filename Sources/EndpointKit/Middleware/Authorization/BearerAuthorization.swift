@@ -64,7 +64,7 @@ enum Credentials {
     /// silently drops a value with CR, LF or NUL (and keeps a bad name), which would send the call
     /// without its credential or inject a header line.
     static func setting(_ value: String, forHeader name: String = "Authorization", in request: URLRequest) throws(EndpointError) -> URLRequest {
-        if let problem = HeaderFields.problem(name: name, value: value) {
+        if let problem = HeaderRules.problem(name: name, value: value) {
             throw EndpointError(
                 kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
                 reason: "the credential cannot be sent: \(problem)")  // the problem names the header, never its value

@@ -1,5 +1,5 @@
 /// Header rules: case-insensitive names, and validation against header injection.
-enum HeaderFields {
+enum HeaderRules {
     /// `base` with `overrides` applied: a name in `overrides` replaces the same name in any case.
     static func merging(_ overrides: [String: String], into base: [String: String]) -> [String: String] {
         guard !overrides.isEmpty else { return base }

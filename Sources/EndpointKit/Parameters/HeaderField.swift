@@ -6,13 +6,16 @@
 /// dates in the server's date format), and a value with CR, LF or another control character is
 /// an ``EndpointError`` of kind ``EndpointError/Kind/invalidRequest`` before anything is sent.
 ///
+/// The name follows `URLRequest`'s header fields (`value(forHTTPHeaderField:)`), and no Apple
+/// framework exports it, so it never clashes in an app that imports SwiftUI or SwiftData.
+///
 /// Swift needs an initial value for a property wrapper with arguments, so give the property an
 /// optional type with `= nil` (or a default value). The memberwise initializer takes the plain value:
 ///
 /// ```swift
 /// struct Upload: Endpoint {
 ///     let endpoint = Restful(.post, "uploads")
-///     @Header("X-Request-ID") var requestID: String? = nil
+///     @HeaderField("X-Request-ID") var requestID: String? = nil
 ///     let title: String
 ///     typealias ReturnPayloadType = EmptyPayload
 /// }
@@ -20,17 +23,17 @@
 /// try await Upload(requestID: "abc", title: "Holidays").call()
 /// ```
 @propertyWrapper
-public struct Header<Value: Encodable & Sendable>: Encodable, Sendable {
+public struct HeaderField<Value: Encodable & Sendable>: Encodable, Sendable {
     /// The header's value.
     public var wrappedValue: Value
     /// The header's name, e.g. `"X-Request-ID"`.
     public let name: String
 
     /// Wraps a value sent as the header `name`; Swift calls this for you when you write
-    /// `@Header("X-Request-ID") var requestID: String? = nil`.
+    /// `@HeaderField("X-Request-ID") var requestID: String? = nil`.
     ///
     /// ```swift
-    /// @Header("If-None-Match") var etag: String? = nil
+    /// @HeaderField("If-None-Match") var etag: String? = nil
     /// ```
     public init(wrappedValue: Value, _ name: String) {
         self.wrappedValue = wrappedValue
@@ -44,10 +47,10 @@ public struct Header<Value: Encodable & Sendable>: Encodable, Sendable {
     }
 }
 
-extension Header: Equatable where Value: Equatable {}
-extension Header: Hashable where Value: Hashable {}
+extension HeaderField: Equatable where Value: Equatable {}
+extension HeaderField: Hashable where Value: Hashable {}
 
-extension Header: PlacedParameter {
+extension HeaderField: PlacedParameter {
     var placement: Placement { .header(name) }
     var parameterValue: any Encodable { wrappedValue }
 }

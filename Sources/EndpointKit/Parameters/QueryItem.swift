@@ -1,15 +1,18 @@
 /// Marks an endpoint property as a query parameter, whatever the method.
 ///
-/// By default the properties of a `POST`, `PUT` or `PATCH` endpoint form its body. `@Query` sends
+/// By default the properties of a `POST`, `PUT` or `PATCH` endpoint form its body. `@QueryItem` sends
 /// one of them in the query string instead, with the same rules as the query of a `GET`
 /// (snake_case name, `nil` left out, arrays as repeated keys). The memberwise initializer still
 /// takes the plain value.
+///
+/// The name follows Foundation's `URLQueryItem`; it is not `Query` because SwiftData exports a
+/// property wrapper of that name, and a file importing both would not compile.
 ///
 /// ```swift
 /// struct PostComment: Endpoint {
 ///     let endpoint = Restful(.post, "posts/{postId}/comments")  // POST …/posts/7/comments?notify=true
 ///     let postId: Int
-///     @Query var notify: Bool
+///     @QueryItem var notify: Bool
 ///     let text: String                                           // {"text":"Nice!"}
 ///     typealias ReturnPayloadType = EmptyPayload
 /// }
@@ -17,14 +20,14 @@
 /// try await PostComment(postId: 7, notify: true, text: "Nice!").call()
 /// ```
 @propertyWrapper
-public struct Query<Value: Encodable & Sendable>: Encodable, Sendable {
+public struct QueryItem<Value: Encodable & Sendable>: Encodable, Sendable {
     /// The parameter's value.
     public var wrappedValue: Value
 
-    /// Wraps a value; Swift calls this for you when you write `@Query var name: Type`.
+    /// Wraps a value; Swift calls this for you when you write `@QueryItem var name: Type`.
     ///
     /// ```swift
-    /// @Query var page: Int = 1
+    /// @QueryItem var page: Int = 1
     /// ```
     public init(wrappedValue: Value) {
         self.wrappedValue = wrappedValue
@@ -37,10 +40,10 @@ public struct Query<Value: Encodable & Sendable>: Encodable, Sendable {
     }
 }
 
-extension Query: Equatable where Value: Equatable {}
-extension Query: Hashable where Value: Hashable {}
+extension QueryItem: Equatable where Value: Equatable {}
+extension QueryItem: Hashable where Value: Hashable {}
 
-extension Query: PlacedParameter {
+extension QueryItem: PlacedParameter {
     var placement: Placement { .query }
     var parameterValue: any Encodable { wrappedValue }
 }
