@@ -24,6 +24,17 @@ let package = Package(
             exclude: ["Server"],
             swiftSettings: swiftSettings
         ),
+        // Compiled like a new Xcode 26 app target (main actor by default), to prove what README
+        // says about declaring endpoints and payloads there.
+        .testTarget(
+            name: "EndpointKitMainActorTests",
+            dependencies: ["EndpointKit"],
+            swiftSettings: swiftSettings + [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

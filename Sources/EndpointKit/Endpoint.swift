@@ -25,6 +25,10 @@ import FoundationNetworking
 ///   (snake_case keys, `nil` left out, arrays as repeated keys, nested values as `key[sub]`).
 /// - For `POST`, `PUT` and `PATCH` they form a JSON body (snake_case keys, `nil` left out).
 /// - The `endpoint` property itself is never sent.
+///
+/// In an app target whose default actor isolation is `MainActor` (new Xcode 26 projects), declare
+/// endpoints and payload types `nonisolated struct`; otherwise a payload's main-actor-isolated
+/// `Decodable` conformance cannot satisfy `ReturnPayloadType`'s `Sendable` requirement.
 public protocol Endpoint: Encodable, Sendable {
     /// What the endpoint returns: any `Decodable` read from JSON, ``EmptyPayload`` for no content,
     /// `Data` for the raw body, `String` for text, or an optional that is `nil` for an empty body.

@@ -22,9 +22,23 @@ public struct Server: Sendable {
     /// What sends requests. Defaults to ``URLSessionTransport/shared``.
     public var transport: any HTTPTransport
     /// Encodes JSON bodies; its key and date strategies also shape query strings.
-    public var encoder: JSONEncoder
+    ///
+    /// The server keeps this instance (copies of the server share it): set it up before calls
+    /// start, and assign a new encoder rather than changing this one while calls are running.
+    public var encoder: JSONEncoder {
+        get { coders.encoder }
+        set { coders = JSONCoders(encoder: newValue, decoder: coders.decoder) }
+    }
     /// Decodes JSON payloads.
-    public var decoder: JSONDecoder
+    ///
+    /// The server keeps this instance (copies of the server share it): set it up before calls
+    /// start, and assign a new decoder rather than changing this one while calls are running.
+    public var decoder: JSONDecoder {
+        get { coders.decoder }
+        set { coders = JSONCoders(encoder: coders.encoder, decoder: newValue) }
+    }
+    /// The coders, boxed so that `Server` is `Sendable` on iOS 15 and macOS 12 too.
+    private var coders: JSONCoders
     /// Headers sent with every request, such as `User-Agent`. `Accept: application/json` is sent
     /// unless this sets another `Accept`.
     public var headers: [String: String]
@@ -83,8 +97,7 @@ public struct Server: Sendable {
         self.origin = origin
         self.pathPrefix = pathPrefix
         self.transport = transport
-        self.encoder = encoder
-        self.decoder = decoder
+        self.coders = JSONCoders(encoder: encoder, decoder: decoder)
         self.headers = headers
         self.errorPayloadType = errorPayloadType
         self.middlewares = middlewares

@@ -1,0 +1,65 @@
+// This target is compiled as Xcode 26 compiles a new app target: every declaration is
+// `@MainActor` unless it says otherwise (`defaultIsolation(MainActor.self)` in Package.swift, with
+// the "approachable concurrency" upcoming features). It checks what README and DocC tell app
+// developers: endpoints and payloads declared `nonisolated` work there.
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+nonisolated struct PurchaseCheer: Endpoint {
+    let endpoint = Restful(.post, "purchase_cheer", version: 2)
+    let identifier: String
+    let transactionId: UInt64
+    typealias ReturnPayloadType = Cheer
+}
+
+nonisolated struct Cheer: Decodable, Sendable {
+    let balance: Int
+}
+
+/// A payload nested in a `nonisolated` endpoint is nonisolated too.
+nonisolated struct Balance: Endpoint {
+    let endpoint = Restful(.get, "balance")
+    struct ReturnPayloadType: Decodable, Sendable { let balance: Int }
+}
+
+/// Answers every request with `{"balance":42}` and keeps the last request's body.
+nonisolated final class CannedTransport: HTTPTransport {
+    private let lock = NSLock()
+    private nonisolated(unsafe) var lastBody: Data?
+
+    var body: String? { lock.withLock { lastBody.map { String(decoding: $0, as: UTF8.self) } } }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        lock.withLock { lastBody = request.httpBody }
+        let response = HTTPURLResponse(
+            url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
+        return (Data(#"{"balance":42}"#.utf8), response)
+    }
+}
+
+/// Main-actor state, as a view model in such an app would be.
+final class Wallet {
+    var balance = 0
+}
+
+@Suite struct MainActorByDefaultTests {
+    @Test func `nonisolated endpoints and payloads work in a main-actor-by-default target`() async throws {
+        MainActor.assertIsolated()
+        let transport = CannedTransport()
+        let encoder = Server.makeEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let server = Server(origin: URL(string: "https://reiterate.app")!, transport: transport, encoder: encoder)
+        let wallet = Wallet()
+        wallet.balance = try await Server.withDefault(server) {
+            try await PurchaseCheer(identifier: "cheer.large", transactionId: 7).response.balance
+        }
+        #expect(wallet.balance == 42)
+        #expect(transport.body == #"{"identifier":"cheer.large","transaction_id":7}"#)
+        wallet.balance += try await Balance().call(on: server).balance
+        #expect(wallet.balance == 84)
+    }
+}
