@@ -167,7 +167,7 @@ extension Endpoint {
     /// print(page.payload.count, page.value(forHeader: "Link") ?? "last page")
     /// ```
     ///
-    /// - Throws: As ``call()``.
+    /// - Throws: As ``call()->Self.ReturnPayloadType``.
     public func callWithMetadata() async throws -> Response<ReturnPayloadType> {
         try await callWithMetadata(on: defaultServer())
     }
@@ -179,7 +179,7 @@ extension Endpoint {
     /// print(reply.statusCode, reply.payload.balance)
     /// ```
     ///
-    /// - Throws: As ``call(on:)``.
+    /// - Throws: As ``call(on:)->Self.ReturnPayloadType``.
     public func callWithMetadata(on server: Server) async throws -> Response<ReturnPayloadType> {
         var prepared = try RequestBuilder.request(for: self, on: server)
         if prepared.pendingBody != nil {
@@ -199,7 +199,7 @@ extension Endpoint {
         return Response(payload: payload, httpResponse: response, request: request)
     }
 
-    /// The payload of a call on ``Server/default``: the one-line form of ``call()``.
+    /// The payload of a call on ``Server/default``: the one-line form of ``call()->Self.ReturnPayloadType``.
     ///
     /// ```swift
     /// let balance = try await PurchaseCheer(identifier: id, transactionId: tid).response.balance

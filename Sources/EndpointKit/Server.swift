@@ -158,7 +158,7 @@ extension Server {
 extension Server {
     /// The server that `call()` and `response` use.
     ///
-    /// Set it once at start-up. Within ``withDefault(_:operation:)`` it reads as the server given
+    /// Set it once at start-up. Within ``withDefault(_:isolation:operation:)`` it reads as the server given
     /// there, for that task and its child tasks only.
     ///
     /// ```swift

@@ -5,109 +5,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-// README's samples that are not in Examples/, compiled and run here so they cannot drift.
-
-private struct PurchaseCheer: Endpoint {
-    let endpoint = Restful(.post, "purchase_cheer", version: 2)   // POST /api/v2/purchase_cheer
-    let identifier: String
-    let transactionId: UInt64
-    struct ReturnPayloadType: Decodable, Sendable { let balance: Int }
-}
-
-private struct DeleteCheer: Endpoint {
-    var endpoint: Restful { Restful(.delete, "cheers/{id}") }
-    let id: Int
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-private struct ExportReport: Endpoint {
-    static var timeout: TimeInterval? { 300 }
-    static var maximumResponseSize: Int? { 512 << 20 }
-    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
-    let id: Int
-    typealias ReturnPayloadType = Data
-}
-
-private struct CannedTransport: HTTPTransport {
-    var body = #"{"balance":200}"#
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil,
-                                       headerFields: ["Content-Type": "application/json"])!
-        return (Data(body.utf8), response)
-    }
-}
-
-private struct PostComment: Endpoint {
-    let endpoint = Restful(.post, "posts/{postId}/comments")   // POST /api/v1/posts/7/comments?notify=true
-    let postId: Int
-    @QueryItem var notify: Bool
-    @HeaderField("X-Request-ID") var requestID: String? = nil    // X-Request-ID: abc
-    let text: String                                             // {"text":"Nice!"}
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-private struct Greeting: Endpoint {
-    static var headers: [String: String] { ["Accept-Language": "fr"] }   // over the server's
-    var endpoint: Restful { Restful(.get, "greeting") }
-    @HeaderField("Accept-Language") var language: String? = nil         // over both, when set
-    typealias ReturnPayloadType = String
-}
-
-private struct SignIn: Endpoint {
-    let endpoint = Restful(.post, "oauth/token", body: .form)   // grant_type=password&username=…
-    var grantType = "password"
-    let username: String
-    let password: String
-    struct ReturnPayloadType: Decodable, Sendable { let accessToken: String }
-}
-
-private struct UploadPhoto: Endpoint {
-    let endpoint = Restful(.post, "albums/{albumId}/photos", body: .multipart)
-    let albumId: Int
-    let caption: String                 // a text part
-    let photo: MultipartFile            // a file part: name "photo", its file name and type
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-private struct PutAvatar: Endpoint {
-    let endpoint = Restful(.put, "users/{id}/avatar", body: .raw(contentType: "image/png"))
-    let id: Int
-    let png: Data                       // sent byte for byte
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-private struct APIError: Decodable, Sendable {
-    struct Detail: Decodable, Sendable { let code: String; let message: String }
-    let error: Detail                                      // {"error": {"code": …, "message": …}}
-}
-
-private struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
-extension SignIn {                                         // this endpoint answers OAuth-style errors
-    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
-}
-
-private struct RequestID: Middleware {
-    func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
-    ) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-        let (body, response) = try await next(request)
-        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
-        return (body, response)
-    }
-}
-
-private struct RefreshToken: Endpoint {
-    static var requiresAuthorization: Bool { false }
-    let endpoint = Restful(.post, "oauth/refresh")
-    let refreshToken: String
-    struct ReturnPayloadType: Decodable, Sendable {
-        let accessToken: String
-        let refreshToken: String
-        let expiresIn: Double
-    }
-}
+// What README's samples do when run: the samples themselves are compiled from README.md into
+// ReadmeSamples/ (see .ci/readme-samples), so these tests use README's own types.
 
 @Suite struct ReadmeTests {
     @Test func `the middleware samples compile and run in order`() async throws {
@@ -186,14 +85,6 @@ private struct RefreshToken: Endpoint {
                 errorPayloadType: APIError.self))
         }
         #expect(oauth.errorPayload(as: OAuthError.self)?.error == "invalid_grant")
-    }
-
-    @Test func `purchase returns the new balance`() async throws {
-        let server = Server(origin: URL(string: "https://test.invalid")!, transport: CannedTransport())
-        let balance = try await Server.withDefault(server) {
-            try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
-        }
-        #expect(balance == 200)
     }
 
     @Test func `the configuration sample builds the URL it describes`() async throws {

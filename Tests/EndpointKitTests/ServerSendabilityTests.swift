@@ -30,7 +30,7 @@ import Testing
 
     @Test func `a changed encoder setting reaches the wire`() async throws {
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        let server = Server.stub(transport)
         server.encoder.keyEncodingStrategy = .useDefaultKeys
         struct Rename: Endpoint {
             var endpoint: Restful { Restful(.post, "rename") }
