@@ -79,7 +79,15 @@ import Testing
     struct Slow: Endpoint {
         var endpoint: Restful { Restful(.get, "slow") }
         let seconds: Double
+        var key = ""
         struct ReturnPayloadType: Decodable, Sendable { let slept: Double }
+    }
+
+    struct Concurrency: Endpoint {
+        var endpoint: Restful { Restful(.get, "concurrency/\(key)") }
+        let key: String
+        struct ReturnPayloadType: Decodable, Sendable { let max: Int }
+        enum CodingKeys: CodingKey {}
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -87,10 +95,13 @@ import Testing
         let configuration = URLSessionTransport.makeConfiguration()
         configuration.httpMaximumConnectionsPerHost = 2
         let server = loopback.server(transport: URLSessionTransport(configuration: configuration))
-        // Both connections stay busy for 30 s, far longer than queueing and cancelling take.
-        let blockers = (0..<2).map { _ in Task { try await Slow(seconds: 30).call(on: server) } }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // Both connections stay busy for 30 s, far longer than queueing and cancelling take. The
+        // queued calls start only once the server holds both, however busy the machine is.
         let run = UUID().uuidString
+        let blockers = (0..<2).map { _ in Task { try await Slow(seconds: 30, key: run).call(on: server) } }
+        while try await Concurrency(key: run).call(on: loopback.server()).max < 2 {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
         let queued = (0..<500).map { index in Task { try await Mark(run: run, index: index).call(on: server) } }
         try await Task.sleep(nanoseconds: 300_000_000)
         for call in queued { call.cancel() }

@@ -86,14 +86,30 @@ import Testing
     struct Slow: Endpoint {
         var endpoint: Restful { Restful(.get, "slow") }
         let seconds: Double
+        var key = UUID().uuidString
         typealias ReturnPayloadType = Balance
+    }
+
+    struct Concurrency: Endpoint {
+        var endpoint: Restful { Restful(.get, "concurrency/\(key)") }
+        let key: String
+        struct ReturnPayloadType: Decodable, Sendable { let max: Int }
+        enum CodingKeys: CodingKey {}
+    }
+
+    /// Returns once the server is answering `call` (slowly), so that a cancel lands mid-request.
+    func waitUntilServing(_ call: Slow) async throws {
+        while try await Concurrency(key: call.key).call(on: loopback.server()).max == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     @Test func `cancelling the task cancels the request within a second`() async throws {
         let server = loopback.server()
         let clock = ContinuousClock()
-        let call = Task { try await Slow(seconds: 30).call(on: server) }
-        try await Task.sleep(for: .milliseconds(300))
+        let slow = Slow(seconds: 30)
+        let call = Task { try await slow.call(on: server) }
+        try await waitUntilServing(slow)
         let cancelled = clock.now
         call.cancel()
         let result = await call.result
@@ -105,8 +121,9 @@ import Testing
     @Test func `a plain URLSession transport also reports cancellation as CancellationError`() async throws {
         let session = URLSession(configuration: .ephemeral)
         let server = loopback.server(transport: session)
-        let call = Task { try await Slow(seconds: 10).call(on: server) }
-        try await Task.sleep(for: .milliseconds(300))
+        let slow = Slow(seconds: 10)
+        let call = Task { try await slow.call(on: server) }
+        try await waitUntilServing(slow)
         call.cancel()
         let result = await call.result
         #expect(throws: CancellationError.self) { try result.get() }

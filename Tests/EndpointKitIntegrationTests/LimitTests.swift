@@ -64,6 +64,8 @@ import Testing
         var endpoint: Restful { Restful(.get, "slow") }
         let seconds: Double
         let key: String
+        /// The server stops waiting once this many calls for `key` waited at once.
+        var until: Int? = nil
         struct ReturnPayloadType: Decodable, Sendable { let slept: Double }
     }
 
@@ -82,10 +84,12 @@ import Testing
         let api = server
         let key = UUID().uuidString
         let answers = try await withThrowingTaskGroup(of: Double.self) { group in
-            for _ in 0..<30 { group.addTask { try await Slow(seconds: 2, key: key).call(on: api).slept } }
+            // Each call waits on the server until all 30 wait at once (at most 30 s): with 6
+            // connections, 6 would wait the full 30 s and the rest would never be there together.
+            for _ in 0..<30 { group.addTask { try await Slow(seconds: 30, key: key, until: 30).call(on: api).slept } }
             return try await group.reduce(into: [Double]()) { $0.append($1) }
         }
-        #expect(answers == Array(repeating: 2, count: 30))
+        #expect(answers == Array(repeating: 30, count: 30))
         #expect(try await Concurrency(key: key).call(on: api).max == 30)
     }
 

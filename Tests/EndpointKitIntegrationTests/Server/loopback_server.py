@@ -44,7 +44,8 @@ Routes (any method):
   /cut?sent=&declared=           declares Content-Length `declared`, sends `sent` bytes, closes
   /redirect/STATUS/PATH          that redirect status with Location: /PATH (same origin)
   /redirect-away/STATUS/PATH     that redirect status with Location: http://127.0.0.1:OTHER/PATH
-  /slow?seconds=&key=            waits, then 200 JSON {"slept": seconds}; counts the calls for key
+  /slow?seconds=&key=&until=     waits, then 200 JSON {"slept": seconds}; counts the calls for key;
+                                 with until=N, stops waiting once N calls for key waited at once
                                  that are waiting at the same time
   /concurrency/KEY               {"max": n}: the most /slow calls for KEY that waited at once
   anything else                  200 JSON echo: method, raw request target, decoded path, parsed
@@ -213,11 +214,19 @@ class Handler(BaseHTTPRequestHandler):
         elif route == "/slow":
             seconds = float(query.get("seconds", ["5"])[0])
             key = query.get("key", [""])[0]
+            until = int(query.get("until", ["0"])[0])
             with STATE_LOCK:
                 active = CONCURRENCY.setdefault(key, {"now": 0, "max": 0})
                 active["now"] += 1
                 active["max"] = max(active["max"], active["now"])
-            time.sleep(seconds)
+            # With until=N, the wait ends early once N calls for the key have been waiting at once,
+            # so a test asserts that they overlapped without betting on how fast a busy machine is.
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                with STATE_LOCK:
+                    if until and active["max"] >= until:
+                        break
+                time.sleep(min(0.02, max(0, deadline - time.monotonic())))
             with STATE_LOCK:
                 active["now"] -= 1
             self.reply(200, "application/json", json.dumps({"slept": seconds}).encode())

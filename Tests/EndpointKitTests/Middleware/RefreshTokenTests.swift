@@ -196,7 +196,7 @@ import Testing
         let transport = Self.api { "fresh" }
         let api = server(transport, auth)
         let call = Task { try await Me().call(on: api) }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        while await gate.waiting == 0 { try await Task.sleep(nanoseconds: 5_000_000) }  // the refresh has begun
         let clock = ContinuousClock()
         let cancelled = clock.now
         call.cancel()
@@ -210,6 +210,7 @@ import Testing
     actor Gate {
         private var waiters: [CheckedContinuation<Void, Never>] = []
         private var isOpen = false
+        var waiting: Int { waiters.count }
         func wait() async {
             if isOpen { return }
             await withCheckedContinuation { waiters.append($0) }

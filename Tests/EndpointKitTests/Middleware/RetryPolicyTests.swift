@@ -126,7 +126,9 @@ import Testing
         let transport = Self.flaky(5)
         let server = server(transport, RetryPolicy(initialDelay: 30, jitter: 0))
         let task = Task { try await Item().call(on: server) }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // Cancel during the 30 s backoff, after the first attempt, however busy the machine is.
+        while transport.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await Task.sleep(nanoseconds: 50_000_000)
         let cancelled = Date()
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
