@@ -124,7 +124,14 @@ import Testing
         #expect(Set(tokensSeen) == ["access-1"])
         let stats = try await Stats(realm: realm).call(on: server([]))
         #expect(stats.refreshes == 1)
-        #expect(stats.meCalls == (expiryKnown ? 100 : 200))  // reactively: each call is refused once, then replayed
+        if expiryKnown {
+            #expect(stats.meCalls == 100)  // refreshed before any call was sent
+        } else {
+            // Reactively: the calls sent before the refresh are refused once and replayed; those that
+            // start while it runs wait for it. How many were early depends on the machine's speed;
+            // that none is refused twice does not.
+            #expect((101...200).contains(stats.meCalls), "\(stats.meCalls) calls reached the server")
+        }
         #expect(await store.tokens()?.accessToken == "access-1")
     }
 
