@@ -77,7 +77,9 @@ import Testing
         let growth = try await memoryGrowth { _ = try await Big(mb: 1024, chunked: chunked).call(on: server) }
         print(String(format: "1 GB body (%@) against the 16 MiB limit: client RSS grew %.1f MB",
                      chunked ? "chunked" : "Content-Length", Double(growth) / 1e6))
-        #expect(growth < 300_000_000, "resident memory grew by \(growth) bytes")  // buffered whole: over 1.07 GB
+        if MemorySampler.tracksHeldMemory {
+            #expect(growth < 300_000_000, "resident memory grew by \(growth) bytes")  // buffered whole: over 1.07 GB
+        }
     }
 
     /// On Linux libcurl inflates whatever compressed bytes the socket holds before a cancel can
@@ -87,7 +89,9 @@ import Testing
         let server = loopback.server(transport: URLSessionTransport())
         let growth = try await memoryGrowth { _ = try await Bomb(mb: 256).call(on: server) }
         print(String(format: "256 KiB gzip body inflating to 256 MiB: client RSS grew %.1f MB", Double(growth) / 1e6))
-        #expect(growth < 150_000_000, "resident memory grew by \(growth) bytes")  // kept or queued whole: over 268 MB
+        if MemorySampler.tracksHeldMemory {
+            #expect(growth < 150_000_000, "resident memory grew by \(growth) bytes")  // kept or queued whole: over 268 MB
+        }
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -121,7 +125,11 @@ import Testing
         print(String(
             format: "200 MB upload: %.1f s; client RSS %.1f MB before, peak %.1f MB during (+%.1f MB); body sent with Content-Length %@",
             seconds, Double(baseline) / 1e6, Double(peak) / 1e6, Double(growth) / 1e6, parsed.contentLength ?? "none"))
-        #expect(growth < 50_000_000, "peak memory grew by \(growth) bytes during a 200 MB upload")
+        if MemorySampler.tracksHeldMemory {
+            #expect(growth < 50_000_000, "peak memory grew by \(growth) bytes during a 200 MB upload")
+        } else {
+            print("memory bound not checked: AddressSanitizer's quarantine keeps freed buffers resident")
+        }
     }
 }
 
@@ -131,6 +139,17 @@ final class MemorySampler: @unchecked Sendable {
     private var peak = 0
     private var running = false
     private var thread: Thread?
+
+    /// Whether resident memory says how much the code holds. Not under AddressSanitizer
+    /// (`swift test --sanitize=address`), which keeps up to 256 MB of freed memory in quarantine, so
+    /// that streaming 200 MB through 1 MB buffers looks like holding it all.
+    static let tracksHeldMemory: Bool = {
+        #if os(Linux)
+        return dlsym(nil, "__asan_init") == nil  // nil: RTLD_DEFAULT, every loaded image
+        #else
+        return true
+        #endif
+    }()
 
     /// Resident bytes now.
     static func residentBytes() -> Int {
