@@ -28,13 +28,24 @@ nonisolated struct Balance: Endpoint {
 
 /// Answers every request with `{"balance":42}` and keeps the last request's body.
 nonisolated final class CannedTransport: HTTPTransport {
+    // `lock` guards `lastBody` (taken by hand: `NSLock.withLock` needs iOS 16 / macOS 13).
     private let lock = NSLock()
     private nonisolated(unsafe) var lastBody: Data?
 
-    var body: String? { lock.withLock { lastBody.map { String(decoding: $0, as: UTF8.self) } } }
+    var body: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return lastBody.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private func record(_ body: Data?) {
+        lock.lock()
+        defer { lock.unlock() }
+        lastBody = body
+    }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        lock.withLock { lastBody = request.httpBody }
+        record(request.httpBody)
         let response = HTTPURLResponse(
             url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
         return (Data(#"{"balance":42}"#.utf8), response)

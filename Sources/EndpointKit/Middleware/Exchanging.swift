@@ -85,9 +85,16 @@ enum Exchanging {
     ) async throws -> Result {
         guard let seconds, let nanoseconds = Seconds.nanoseconds(seconds) else { return try await operation() }
         let attempt = Task { try await operation() }
-        let timer = DispatchWorkItem { attempt.cancel() }
+        // Dispatch keeps a cancelled work item until its deadline: the item holds the task only
+        // through this box, emptied when the call ends, so a finished answer (which may be
+        // megabytes) is not kept alive for the rest of the timeout.
+        let pending = Locked<Task<Result, any Error>?>(attempt)
+        let timer = DispatchWorkItem { pending.value?.cancel() }
         Exchange.cancellations.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: timer)
-        defer { timer.cancel() }
+        defer {
+            timer.cancel()
+            pending.value = nil
+        }
         do {
             return try await withTaskCancellationHandler { try await attempt.value } onCancel: { attempt.cancel() }
         } catch where attempt.isCancelled && !Task.isCancelled {

@@ -132,4 +132,33 @@ import Testing
         await #expect(throws: EndpointError.self) { try await Quick().call(on: server) }
         #expect(Date().timeIntervalSince(quickStart) < 20)
     }
+
+    /// A response that says when it is freed.
+    final class TrackedResponse: HTTPURLResponse, @unchecked Sendable {
+        var freed: Locked<Bool>?
+        deinit { freed?.value = true }
+    }
+
+    /// Answers with a fresh `TrackedResponse` that reports to `freed`.
+    struct TrackingTransport: HTTPTransport {
+        let freed: Locked<Bool>
+        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+            let response = TrackedResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
+            response.freed = freed
+            return (Data(#"{"balance":1}"#.utf8), response)
+        }
+    }
+
+    @Test func `a finished answer is freed at once, not kept until the timeout would have fired`() async throws {
+        let freed = Locked(false)
+        var server = Server.stub(TrackingTransport(freed: freed))
+        server.timeout = 600
+        #expect(try await Balance().call(on: server).balance == 1)
+        // The call is over: nothing should hold its answer. Kept until the deadline, it would stay
+        // for 600 s; allow a busy machine 20.
+        let clock = ContinuousClock()
+        let start = clock.now
+        while !freed.value && clock.now - start < .seconds(20) { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(freed.value)
+    }
 }
