@@ -186,6 +186,7 @@ final class MemorySampler: @unchecked Sendable {
     func stop() -> Int {
         let now = Self.residentBytes()
         lock.lock(); running = false; peak = max(peak, now); let result = peak; lock.unlock()
+        thread = nil  // the thread's closure holds this sampler
         return result
     }
 }

@@ -179,6 +179,7 @@ import Testing
             return Tokens(accessToken: "new", refreshToken: "r2")
         }
         box.value = server(transport, auth)
+        defer { box.value = nil }  // the server holds the closure that holds the box: break the cycle
         try await Me().call(on: box.value!)
         #expect(transport.requests.map { "\($0.url!.path) \($0.value(forHTTPHeaderField: "Authorization") ?? "-")" } == [
             "/api/v1/me Bearer old", "/api/v1/refresh -", "/api/v1/me Bearer new",
