@@ -83,13 +83,6 @@ import Testing
         struct ReturnPayloadType: Decodable, Sendable { let slept: Double }
     }
 
-    struct Concurrency: Endpoint {
-        var endpoint: Restful { Restful(.get, "concurrency/\(key)") }
-        let key: String
-        struct ReturnPayloadType: Decodable, Sendable { let max: Int }
-        enum CodingKeys: CodingKey {}
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func `cancelled calls queued behind busy connections are never sent`() async throws {
         let configuration = URLSessionTransport.makeConfiguration()

@@ -90,13 +90,6 @@ import Testing
         typealias ReturnPayloadType = Balance
     }
 
-    struct Concurrency: Endpoint {
-        var endpoint: Restful { Restful(.get, "concurrency/\(key)") }
-        let key: String
-        struct ReturnPayloadType: Decodable, Sendable { let max: Int }
-        enum CodingKeys: CodingKey {}
-    }
-
     /// Returns once the server is answering `call` (slowly), so that a cancel lands mid-request.
     func waitUntilServing(_ call: Slow) async throws {
         while try await Concurrency(key: call.key).call(on: loopback.server()).max == 0 {

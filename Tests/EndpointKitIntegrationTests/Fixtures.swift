@@ -51,6 +51,14 @@ struct Seen: Endpoint {
 }
 
 /// A payload the tests expect and the server may or may not deliver.
+/// `GET /concurrency/KEY`: the most `/slow` calls for `KEY` the server held at once.
+struct Concurrency: Endpoint {
+    var endpoint: Restful { Restful(.get, "concurrency/\(key)") }
+    let key: String
+    struct ReturnPayloadType: Decodable, Sendable { let max: Int }
+    enum CodingKeys: CodingKey {}  // the key is in the path only
+}
+
 struct Balance: Decodable, Sendable, Equatable {
     let balance: Int
 }

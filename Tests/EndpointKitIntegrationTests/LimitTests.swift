@@ -69,13 +69,6 @@ import Testing
         struct ReturnPayloadType: Decodable, Sendable { let slept: Double }
     }
 
-    struct Concurrency: Endpoint {
-        var endpoint: Restful { Restful(.get, "concurrency/\(key)") }
-        let key: String
-        struct ReturnPayloadType: Decodable, Sendable { let max: Int }
-        enum CodingKeys: CodingKey {}
-    }
-
     /// With URLSession's default of 6 connections per host, calls 7 to 30 would wait in its queue
     /// with their clocks running: the server would never hold more than 6 at once.
     @Test func `30 concurrent slow calls are all sent at once`() async throws {
