@@ -2,7 +2,7 @@
 enum PercentEncoding {
     /// `text`, which is meant as part of a URL (a path template's literal text, a server's path
     /// prefix, a redirect's `Location`), with every byte RFC 3986 does not allow there written as
-    /// `%XX`: spaces, non-ASCII text, `"`, `<`, `>`, `\\`, `^`, `` ` ``, `{`, `|`, `}`, and a `%`
+    /// `%XX`: spaces, non-ASCII text, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`, and a `%`
     /// that does not start an escape. Escapes already present are kept.
     ///
     /// `URL(string:)` does this itself on Linux and on iOS 17 / macOS 14 and later, but returns `nil`
