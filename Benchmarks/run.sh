@@ -59,10 +59,13 @@ echo "== Running the benchmarks"
 
 echo "== Counting instructions per call, in memory and over loopback (valgrind callgrind)"
 : > "$results/instructions.tsv"
-for contender in EndpointKit snake explicit openapi raw-loopback EndpointKit-loopback openapi-loopback; do
+# Hashing seeds and addresses fixed, so that counts repeat run to run (within ±0.1%).
+no_aslr=(); command -v setarch >/dev/null 2>&1 && no_aslr=(setarch "$(uname -m)" -R)
+for contender in EndpointKit snake snake-all explicit explicit-all openapi raw-loopback EndpointKit-loopback openapi-loopback; do
     for operation in GET POST; do
         count() {
-            "${client_cpu[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+            SWIFT_DETERMINISTIC_HASHING=1 "${client_cpu[@]}" "${no_aslr[@]}" \
+                valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                 .build/release/InstructionCount "$contender" "$operation" "$1" 2>&1 | awk '/Collected/ {print $4}'
         }
         a=$(count "$few"); b=$(count "$many")
@@ -91,7 +94,7 @@ lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | wc -l)
 code_lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | grep -cvE '^\s*(//|$)')
 
 echo
-python3 summarize.py "$results" "$calls"
+BENCH_BUILD_SECONDS=$build_seconds python3 summarize.py "$results" "$calls"
 echo
 echo "Build: clean debug build of the EndpointKit target ${build_seconds} s" \
      "(a one-line package: ${empty_seconds} s); ${files} files, ${lines} lines" \

@@ -43,7 +43,9 @@ def load(results):
 def load_instructions(results, table):
     """Adds callgrind's instructions per call (instructions.tsv) to the in-memory rows."""
     names = {"EndpointKit": "EndpointKit", "snake": "hand-written snake_case",
-             "explicit": "hand-written explicit keys", "openapi": "OpenAPI generated",
+             "snake-all": "hand-written snake_case allHTTPHeaderFields",
+             "explicit": "hand-written explicit keys",
+             "explicit-all": "hand-written explicit keys allHTTPHeaderFields", "openapi": "OpenAPI generated",
              "raw-loopback": "raw URLSession", "EndpointKit-loopback": "EndpointKit",
              "openapi-loopback": "OpenAPI generated"}
     path = os.path.join(results, "instructions.tsv")
@@ -98,9 +100,10 @@ def main():
 
     print("In memory, per call (canned bytes, no network): median wall time and mallocs (ordo-one/benchmark),")
     print("instructions (valgrind callgrind). Ratio = EndpointKit ÷ contender; below 1 means EndpointKit is cheaper.")
-    print(f"{'operation':<10}{'contender':<33}{'time':>11}{'instructions':>14}{'mallocs':>9}"
+    print(f"{'operation':<10}{'contender':<48}{'time':>11}{'instructions':>14}{'mallocs':>9}"
           f"{'time ratio':>12}{'instr. ratio':>14}{'malloc ratio':>14}")
-    contenders = ["EndpointKit", "hand-written snake_case", "hand-written explicit keys", "OpenAPI generated"]
+    contenders = ["EndpointKit", "hand-written snake_case", "hand-written snake_case allHTTPHeaderFields",
+                  "hand-written explicit keys", "hand-written explicit keys allHTTPHeaderFields", "OpenAPI generated"]
     for operation in ("GET", "POST"):
         mine = find(table, "ClientOverhead", f"{operation} EndpointKit")
         for contender in contenders:
@@ -108,7 +111,7 @@ def main():
             if not theirs:
                 continue
             same = contender == "EndpointKit"
-            print(f"{operation:<10}{contender:<33}{human_time(theirs.get('time', 0)):>11}"
+            print(f"{operation:<10}{contender:<48}{human_time(theirs.get('time', 0)):>11}"
                   f"{human_count(theirs.get('instructions', 0)) if theirs.get('instructions') else 'n/a':>14}"
                   f"{human_count(theirs.get('mallocs', 0)):>9}"
                   f"{'' if same else ratio(mine.get('time'), theirs.get('time')):>12}"
@@ -132,6 +135,8 @@ def main():
                 print(f"{operation:<10}{contender:<20}{human_count(theirs['instructions']):>10}"
                       f"{'' if contender == 'EndpointKit' else ratio(mine.get('instructions'), theirs.get('instructions')):>8}")
 
+    print_targets(table)
+
     end_to_end = [(name, metrics) for (target, name), metrics in table.items() if target == "EndToEnd"]
     if not end_to_end:
         return
@@ -149,6 +154,45 @@ def main():
                 rss = theirs.get("rss", 0) / 1e6 if theirs.get("rss", 0) > 1e5 else theirs.get("rss", 0)
                 print(f"{operation:<10}{mode:<15}{contender:<20}{rate:>9.0f}{rss:>8.0f} M"
                       f"{'' if contender == 'EndpointKit' else ratio(mine.get('time'), theirs.get('time')):>8}")
+
+
+def print_targets(table):
+    """Each target of the performance issue, met or missed, from this run's figures. A hand-written
+    contender is the cheaper of its two header styles, so that EndpointKit meets its best."""
+    def best(operation, contender, metric):
+        values = [find(table, "ClientOverhead", f"{operation} {name}").get(metric)
+                  for name in (contender, f"{contender} allHTTPHeaderFields")]
+        values = [value for value in values if value]
+        return min(values) if values else None
+
+    def check(label, mine, theirs, limit):
+        if not mine or not theirs:
+            print(f"  {label}: not measured")
+            return
+        verdict = "met" if mine / theirs <= limit else "MISSED"
+        print(f"  {label}: {mine / theirs:.2f}× (target ≤ {limit:.2f}×) {verdict}")
+
+    print()
+    print("Targets (ratio = EndpointKit ÷ contender, this run):")
+    for operation, snake_limit, explicit_limit in (("GET", 0.80, 1.35), ("POST", 0.95, None)):
+        mine = find(table, "ClientOverhead", f"{operation} EndpointKit")
+        check(f"in-memory {operation} instructions vs hand-written snake_case", mine.get("instructions"),
+              best(operation, "hand-written snake_case", "instructions"), snake_limit)
+        if explicit_limit:
+            check(f"in-memory {operation} instructions vs hand-written explicit keys", mine.get("instructions"),
+                  best(operation, "hand-written explicit keys", "instructions"), explicit_limit)
+    for operation in ("GET", "POST"):
+        check(f"loopback {operation} client instructions vs raw URLSession",
+              find(table, "Loopback", f"{operation} EndpointKit").get("instructions"),
+              find(table, "Loopback", f"{operation} raw URLSession").get("instructions"), 1.00)
+    for operation, limit in (("GET", 0.90), ("POST", 1.05)):
+        check(f"in-memory {operation} wall time vs hand-written snake_case (noisy: report)",
+              find(table, "ClientOverhead", f"{operation} EndpointKit").get("time"),
+              best(operation, "hand-written snake_case", "time"), limit)
+    build = os.environ.get("BENCH_BUILD_SECONDS")
+    if build:
+        verdict = "met" if float(build) <= 10 else "MISSED"
+        print(f"  clean debug build of the library: {build} s (target ≤ 10 s) {verdict}")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,16 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try await ExplicitKeysClient.listBranches(origin: origin, sender: canned))
         }
     }
+    Benchmark("GET hand-written snake_case allHTTPHeaderFields") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await HandWrittenClient.listBranches(origin: origin, sender: canned, headers: .allAtOnce))
+        }
+    }
+    Benchmark("GET hand-written explicit keys allHTTPHeaderFields") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await ExplicitKeysClient.listBranches(origin: origin, sender: canned, headers: .allAtOnce))
+        }
+    }
     Benchmark("GET OpenAPI generated") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try await OpenAPIContender.listBranches(client: openAPI))
@@ -53,6 +63,16 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("POST hand-written explicit keys") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try await ExplicitKeysClient.purchaseCheer(origin: origin, sender: canned))
+        }
+    }
+    Benchmark("POST hand-written snake_case allHTTPHeaderFields") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await HandWrittenClient.purchaseCheer(origin: origin, sender: canned, headers: .allAtOnce))
+        }
+    }
+    Benchmark("POST hand-written explicit keys allHTTPHeaderFields") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await ExplicitKeysClient.purchaseCheer(origin: origin, sender: canned, headers: .allAtOnce))
         }
     }
     Benchmark("POST OpenAPI generated") { benchmark in

@@ -29,6 +29,12 @@ public struct SessionSender: RequestSender {
 
 public struct HTTPStatusError: Error { public let status: Int }
 
+/// How the hand-written contenders set their headers: one `setValue(_:forHTTPHeaderField:)` call
+/// per header, or one `allHTTPHeaderFields` assignment (cheaper in corelibs-foundation).
+public enum HeaderStyle: Sendable {
+    case oneByOne, allAtOnce
+}
+
 /// Contender 2: what a careful developer writes by hand with URLRequest, JSONEncoder and
 /// JSONDecoder using the snake_case key strategies. Coders are created once.
 public enum HandWrittenClient {
@@ -64,24 +70,36 @@ public enum HandWrittenClient {
         return encoder
     }()
 
-    public static func listBranches(origin: String, sender: some RequestSender) async throws -> Int {
+    public static func listBranches(
+        origin: String, sender: some RequestSender, headers: HeaderStyle = .oneByOne
+    ) async throws -> Int {
         guard let url = URL(string: "\(origin)/api/v1/repos/apple/swift/branches?per_page=30") else {
             throw URLError(.badURL)
         }
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        switch headers {
+        case .oneByOne: request.setValue("application/json", forHTTPHeaderField: "Accept")
+        case .allAtOnce: request.allHTTPHeaderFields = ["Accept": "application/json"]
+        }
         let (data, response) = try await sender.data(for: request)
         guard (200..<300).contains(response.statusCode) else { throw HTTPStatusError(status: response.statusCode) }
         return try decoder.decode([Branch].self, from: data).count
     }
 
-    public static func purchaseCheer(origin: String, sender: some RequestSender) async throws -> Int {
+    public static func purchaseCheer(
+        origin: String, sender: some RequestSender, headers: HeaderStyle = .oneByOne
+    ) async throws -> Int {
         guard let url = URL(string: "\(origin)/api/v2/purchase_cheer") else { throw URLError(.badURL) }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        switch headers {
+        case .oneByOne:
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        case .allAtOnce:
+            request.allHTTPHeaderFields = ["Accept": "application/json", "Content-Type": "application/json"]
+        }
         request.httpBody = try encoder.encode(PurchaseRequest(identifier: "cheer.large", transactionId: 2_000_000_000_001))
         let (data, response) = try await sender.data(for: request)
         guard (200..<300).contains(response.statusCode) else { throw HTTPStatusError(status: response.statusCode) }
@@ -123,24 +141,36 @@ public enum ExplicitKeysClient {
     static let decoder = JSONDecoder()
     static let encoder = JSONEncoder()
 
-    public static func listBranches(origin: String, sender: some RequestSender) async throws -> Int {
+    public static func listBranches(
+        origin: String, sender: some RequestSender, headers: HeaderStyle = .oneByOne
+    ) async throws -> Int {
         guard let url = URL(string: "\(origin)/api/v1/repos/apple/swift/branches?per_page=30") else {
             throw URLError(.badURL)
         }
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        switch headers {
+        case .oneByOne: request.setValue("application/json", forHTTPHeaderField: "Accept")
+        case .allAtOnce: request.allHTTPHeaderFields = ["Accept": "application/json"]
+        }
         let (data, response) = try await sender.data(for: request)
         guard (200..<300).contains(response.statusCode) else { throw HTTPStatusError(status: response.statusCode) }
         return try decoder.decode([Branch].self, from: data).count
     }
 
-    public static func purchaseCheer(origin: String, sender: some RequestSender) async throws -> Int {
+    public static func purchaseCheer(
+        origin: String, sender: some RequestSender, headers: HeaderStyle = .oneByOne
+    ) async throws -> Int {
         guard let url = URL(string: "\(origin)/api/v2/purchase_cheer") else { throw URLError(.badURL) }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        switch headers {
+        case .oneByOne:
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        case .allAtOnce:
+            request.allHTTPHeaderFields = ["Accept": "application/json", "Content-Type": "application/json"]
+        }
         request.httpBody = try encoder.encode(PurchaseRequest(identifier: "cheer.large", transactionID: 2_000_000_000_001))
         let (data, response) = try await sender.data(for: request)
         guard (200..<300).contains(response.statusCode) else { throw HTTPStatusError(status: response.statusCode) }

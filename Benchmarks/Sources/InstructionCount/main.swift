@@ -9,7 +9,7 @@ import FoundationNetworking
 // Runs one contender's in-memory call N times, for counting instructions under valgrind's callgrind
 // (run.sh runs it twice, with two values of N, and divides the difference by the extra calls).
 //
-//     InstructionCount <EndpointKit|snake|explicit|openapi> <GET|POST> <calls>
+//     InstructionCount <EndpointKit|snake|snake-all|explicit|explicit-all|openapi> <GET|POST> <calls>
 //     BENCH_ORIGIN=http://127.0.0.1:PORT InstructionCount <raw|EndpointKit|openapi>-loopback <GET|POST> <calls>
 //
 // It starts a Task and waits on a semaphore instead of using top-level `await`: valgrind 3.19
@@ -17,7 +17,7 @@ import FoundationNetworking
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let calls = Int(arguments[3]) else {
-    print("usage: InstructionCount <EndpointKit|snake|explicit|openapi>[-loopback] <GET|POST> <calls>")
+    print("usage: InstructionCount <EndpointKit|snake|snake-all|explicit|explicit-all|openapi>[-loopback] <GET|POST> <calls>")
     exit(2)
 }
 let contender = arguments[1]
@@ -37,6 +37,10 @@ Task.detached {
             case ("EndpointKit", false): _ = try await EndpointKitClient.purchaseCheer(on: EndpointKitClient.inMemory)
             case ("snake", true): _ = try await HandWrittenClient.listBranches(origin: origin, sender: CannedSender())
             case ("snake", false): _ = try await HandWrittenClient.purchaseCheer(origin: origin, sender: CannedSender())
+            case ("snake-all", true): _ = try await HandWrittenClient.listBranches(origin: origin, sender: CannedSender(), headers: .allAtOnce)
+            case ("snake-all", false): _ = try await HandWrittenClient.purchaseCheer(origin: origin, sender: CannedSender(), headers: .allAtOnce)
+            case ("explicit-all", true): _ = try await ExplicitKeysClient.listBranches(origin: origin, sender: CannedSender(), headers: .allAtOnce)
+            case ("explicit-all", false): _ = try await ExplicitKeysClient.purchaseCheer(origin: origin, sender: CannedSender(), headers: .allAtOnce)
             case ("explicit", true): _ = try await ExplicitKeysClient.listBranches(origin: origin, sender: CannedSender())
             case ("explicit", false): _ = try await ExplicitKeysClient.purchaseCheer(origin: origin, sender: CannedSender())
             case ("openapi", true): _ = try await OpenAPIContender.listBranches(client: OpenAPIContender.inMemory)
