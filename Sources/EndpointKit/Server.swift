@@ -15,10 +15,14 @@ import FoundationNetworking
 /// ```
 public struct Server: Sendable {
     /// The scheme, host, port and optional base path, e.g. `https://example.com/base`.
-    public var origin: URL
+    public var origin: URL {
+        didSet { plan = ServerPlan(origin: origin, pathPrefix: pathPrefix, headers: headers) }
+    }
     /// The prefix between the origin and an endpoint's path; `{version}` is replaced by the
     /// endpoint's version. `""` gives an unversioned API.
-    public var pathPrefix: String
+    public var pathPrefix: String {
+        didSet { plan = ServerPlan(origin: origin, pathPrefix: pathPrefix, headers: headers) }
+    }
     /// What sends requests. Defaults to ``URLSessionTransport/shared``.
     public var transport: any HTTPTransport
     /// Encodes JSON bodies; its key and date strategies also shape query strings.
@@ -41,7 +45,12 @@ public struct Server: Sendable {
     private var coders: JSONCoders
     /// Headers sent with every request, such as `User-Agent`. `Accept: application/json` is sent
     /// unless this sets another `Accept`.
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        didSet { plan = ServerPlan(origin: origin, pathPrefix: pathPrefix, headers: headers) }
+    }
+    /// The URL bases and headers every request starts from, worked out when the properties above
+    /// are set rather than on every call.
+    private(set) var plan: ServerPlan
     /// The shape of the API's error bodies, e.g. `{"error": {"code": …, "message": …}}`. On a
     /// non-2xx answer whose body decodes as this type, the thrown ``EndpointError`` carries the
     /// value in ``EndpointError/errorPayload``. An endpoint may declare its own
@@ -99,6 +108,7 @@ public struct Server: Sendable {
         self.transport = transport
         self.coders = JSONCoders(encoder: encoder, decoder: decoder)
         self.headers = headers
+        plan = ServerPlan(origin: origin, pathPrefix: pathPrefix, headers: headers)
         self.errorPayloadType = errorPayloadType
         self.middlewares = middlewares
         self.timeout = timeout
@@ -132,7 +142,7 @@ extension Server {
     /// ```
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .custom(SnakeCase.convert)
+        encoder.keyEncodingStrategy = .custom(SnakeCase.encodingKey)
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }
@@ -147,7 +157,7 @@ extension Server {
     /// ```
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.keyDecodingStrategy = .custom(SnakeCase.decodingKey)
         decoder.dateDecodingStrategy = .custom(ISO8601.decode)
         return decoder
     }

@@ -5,59 +5,6 @@ import Testing
 /// The small pieces the request builder relies on, checked against Foundation where it has an
 /// equivalent.
 @Suite struct EncodingPrimitivesTests {
-    /// Foundation's own snake_case conversion of `key`, as a property name.
-    static func foundationSnakeCase(_ key: String) throws -> String {
-        struct OneProperty: Encodable {
-            let name: String
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyKey.self)
-                try container.encode(0, forKey: AnyKey(name))
-            }
-        }
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        let json = try encoder.encode(OneProperty(name: key))
-        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Int])
-        return try #require(object.keys.first)
-    }
-
-    @Test(arguments: [
-        "transactionId", "userID", "myURLValue", "URL", "url", "aB", "Ab", "ABc", "_leading", "trailing_",
-        "__double__under", "already_snake", "value2x", "x2Value", "HTTPServer", "oneTWOThree", "ÉtéÀVenir",
-        "straßeName", "ǅemal", "a", "", "A", "ALLCAPS", "with space", "x-Dash", "日本Value",
-    ])
-    func `snake_case matches Foundation on known keys`(key: String) throws {
-        #expect(SnakeCase.convert(key) == (try Self.foundationSnakeCase(key)))
-    }
-
-    @Test func `snake_case matches Foundation on 5,000 generated keys`() throws {
-        let alphabet: [String] = ["a", "b", "z", "A", "B", "Z", "_", "0", "7", "é", "É", "ß", "ǅ", "Σ", "σ",
-                                  "日", "-", " ", "\u{301}", "İ", "ﬀ", "Ⅻ", "ⅻ"]
-        var generator = SplitMix64(seed: 0x5EED)
-        var mismatches: [String] = []
-        for _ in 0..<5_000 {
-            let length = Int(generator.next() % 12)
-            let key = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }.joined()
-            if SnakeCase.convert(key) != (try Self.foundationSnakeCase(key)) {
-                mismatches.append(key)
-            }
-        }
-        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(10))")
-    }
-
-    @Test func `snake_case matches Foundation on 5,000 generated ASCII keys`() throws {
-        let alphabet = Array("aAbBzZ_09-. xXyY")
-        var generator = SplitMix64(seed: 0xA5C11)
-        var mismatches: [String] = []
-        for _ in 0..<5_000 {
-            let key = String((0..<Int(generator.next() % 14)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
-            if SnakeCase.convert(key) != (try Self.foundationSnakeCase(key)) {
-                mismatches.append(key)
-            }
-        }
-        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(10))")
-    }
-
     @Test func `percent-encoding round-trips through Foundation's decoder`() throws {
         var generator = SplitMix64(seed: 42)
         let pieces = ["a", "Z", "0", "-", ".", "_", "~", " ", "+", "&", "=", "#", "%", "/", "?", "é", "🎉", "\u{0}", "\n", "[", "]"]

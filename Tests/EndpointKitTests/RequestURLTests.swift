@@ -139,8 +139,9 @@ import Testing
         let url = try #require(try transport.request.url).absoluteString
         #expect(url == "https://api.example.com/" + expected)
         // The text handed to `URL(string:)`, which Linux would otherwise escape for us.
-        let rendered = try #require(PathTemplate(path)).render(with: [:])
-        #expect(try rendered.get() == expected)
+        var rendered = ""
+        #expect(try #require(PathTemplate(path)).render(with: [:], into: &rendered) == nil)
+        #expect(rendered == expected)
         #expect(Self.isStrictRFC3986(expected))
     }
 
@@ -150,7 +151,7 @@ import Testing
             .call(on: .stub(transport, pathPrefix: "/my api/\u{E9}t\u{E9}/v{version}"))
         let url = try #require(try transport.request.url).absoluteString
         #expect(url == "https://api.example.com/my%20api/%C3%A9t%C3%A9/v2/purchase_cheer")
-        #expect(RequestBuilder.expandedPrefix("/my api/\u{E9}t\u{E9}/v{version}", version: 2) == "/my%20api/%C3%A9t%C3%A9/v2")
+        #expect(ServerPlan.expandedPrefix("/my api/\u{E9}t\u{E9}/v{version}", version: 2) == "/my%20api/%C3%A9t%C3%A9/v2")
     }
 
     @Test func `an API key in the query keeps the URL valid`() async throws {

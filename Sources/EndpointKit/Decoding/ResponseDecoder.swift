@@ -85,15 +85,19 @@ enum ResponseDecoder {
         try decoder.decode(type, from: body)
     }
 
-    /// How to fix a missing key that a snake_case decoder can never find: Foundation's
-    /// `.convertFromSnakeCase` turns the JSON's keys into camelCase *before* matching them, so a
-    /// `CodingKeys` raw value in snake_case (`case lastModified = "last_modified"`) never matches.
+    /// How to fix a missing key that a snake_case decoder can never find: the key strategy
+    /// (Foundation's `.convertFromSnakeCase`, or EndpointKit's default, which reads as `.custom`)
+    /// turns the JSON's keys into camelCase *before* matching them, so a `CodingKeys` raw value in
+    /// snake_case (`case lastModified = "last_modified"`) never matches.
     static func hint(for error: DecodingError, decoder: JSONDecoder) -> String {
-        guard case .keyNotFound(let key, _) = error, case .convertFromSnakeCase = decoder.keyDecodingStrategy,
-              key.stringValue.contains("_") else { return "" }
-        var words = key.stringValue.split(separator: "_").map(String.init)
-        let first = words.isEmpty ? "" : words.removeFirst()
-        let camel = first + words.map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
+        guard case .keyNotFound(let key, let context) = error, key.stringValue.utf8.contains(UInt8(ascii: "_")) else { return "" }
+        let camel: String
+        switch decoder.keyDecodingStrategy {
+        case .convertFromSnakeCase: camel = SnakeCase.fromSnakeCase(key.stringValue)
+        case .custom(let convert): camel = convert(context.codingPath + [key]).stringValue
+        default: return ""
+        }
+        guard camel != key.stringValue else { return "" }  // the strategy leaves such a key alone
         return ". The decoder converts the JSON's snake_case keys to camelCase before matching, so a CodingKeys raw value must be written \"\(camel)\" (or left out), not \"\(key.stringValue)\"; or decode with keyDecodingStrategy = .useDefaultKeys"
     }
 

@@ -1,16 +1,11 @@
 /// Header rules: case-insensitive names, and validation against header injection.
 enum HeaderRules {
-    /// `base` with `overrides` applied: a name in `overrides` replaces the same name in any case.
-    static func merging(_ overrides: [String: String], into base: [String: String]) -> [String: String] {
-        guard !overrides.isEmpty else { return base }
-        var merged = base
-        for (name, value) in overrides {
-            for existing in merged.keys where existing != name && sameName(existing, name) {
-                merged.removeValue(forKey: existing)
-            }
-            merged[name] = value
+    /// Sets `name` to `value` in `headers`, replacing the same name in any case.
+    static func set(_ value: String, for name: String, in headers: inout [String: String]) {
+        for other in headers.keys where other != name && sameName(other, name) {
+            headers.removeValue(forKey: other)
         }
-        return merged
+        headers[name] = value
     }
 
     /// Whether two header names are the same, ignoring ASCII case.

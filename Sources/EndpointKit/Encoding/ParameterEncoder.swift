@@ -41,9 +41,11 @@ final class ParameterEncoder {
     /// Placeholder name → the property's value, not yet percent-encoded.
     private(set) var pathValues: [String: String] = [:]
 
-    private let keyStrategy: JSONEncoder.KeyEncodingStrategy
-    private let dateStrategy: JSONEncoder.DateEncodingStrategy
-    private let dataStrategy: JSONEncoder.DataEncodingStrategy
+    // Read when first needed: each getter takes the encoder's lock, and a JSON body with no
+    // parameters needs none of them.
+    private lazy var keyStrategy = jsonEncoder.keyEncodingStrategy
+    private lazy var dateStrategy = jsonEncoder.dateEncodingStrategy
+    private lazy var dataStrategy = jsonEncoder.dataEncodingStrategy
     private let jsonEncoder: JSONEncoder
     private let pathNames: Set<String>
     private let destination: Destination
@@ -53,18 +55,12 @@ final class ParameterEncoder {
     ///   - pathNames: Top-level properties bound to path placeholders, by Swift name.
     ///   - destination: Where the other top-level properties go.
     init(strategiesOf encoder: JSONEncoder, pathNames: Set<String>, destination: Destination) {
-        keyStrategy = encoder.keyEncodingStrategy
-        dateStrategy = encoder.dateEncodingStrategy
-        dataStrategy = encoder.dataEncodingStrategy
         jsonEncoder = encoder
         self.pathNames = pathNames
         self.destination = destination
     }
 
     private init(sameStrategiesAs other: ParameterEncoder) {
-        keyStrategy = other.keyStrategy
-        dateStrategy = other.dateStrategy
-        dataStrategy = other.dataStrategy
         jsonEncoder = other.jsonEncoder
         pathNames = []
         destination = .query

@@ -1,58 +1,94 @@
 /// A parsed endpoint path such as `repos/{owner}/{repo}/branches`.
-struct PathTemplate {
-    private enum Part {
-        case literal(Substring)
+///
+/// Endpoints describe their path with the same literal on every call, so ``parsed(_:)`` parses
+/// each text once and keeps the result: a call then only fills in the values.
+struct PathTemplate: Sendable {
+    private enum Part: Sendable {
+        /// Literal text, already percent-encoded where a URL may not hold it as it is.
+        case literal(String)
         case placeholder(String)
     }
 
     private let parts: [Part]
     /// The property names the placeholders bind, e.g. `["owner", "repo"]`.
     let names: Set<String>
+    /// Whether the literal text carries a query (`search?sort=stars`), so that more parameters
+    /// are joined with `&`.
+    let hasQuery: Bool
 
-    /// Parses `template`; `nil` when its braces do not pair up or a placeholder has no name.
-    init?(_ template: String) {
+    /// The template for `path`, parsed on first use; `nil` when its braces do not pair up or a
+    /// placeholder has no name.
+    static func parsed(_ path: String) -> PathTemplate? {
+        if let known = cache.withLock({ $0[path] }) { return known }
+        let parsed = PathTemplate(path)
+        cache.withLock { cache in
+            // Paths built at run time (`"users/\(id)"`) would make the cache grow without end: it
+            // starts afresh past a size no set of literal paths reaches.
+            if cache.count >= 1_024 { cache.removeAll(keepingCapacity: true) }
+            cache[path] = parsed
+        }
+        return parsed
+    }
+
+    /// Parsed templates by their text; `nil` for a text that does not parse.
+    private static let cache = Locked<[String: PathTemplate?]>([:])
+
+    /// Parses `path`, without its leading slashes.
+    init?(_ path: String) {
+        let utf8 = path.utf8
         var parts: [Part] = []
         var names: Set<String> = []
-        var rest = template[...]
-        while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
-            guard rest[open] == "{",
-                  let close = rest[open...].firstIndex(of: "}") else { return nil }
-            let name = rest[rest.index(after: open)..<close]
-            guard !name.isEmpty, !name.contains("{") else { return nil }
-            parts.append(.literal(rest[..<open]))
-            parts.append(.placeholder(String(name)))
-            names.insert(String(name))
-            rest = rest[rest.index(after: close)...]
+        var literalStart = utf8.firstIndex { $0 != UInt8(ascii: "/") } ?? utf8.endIndex
+        var index = literalStart
+        while index < utf8.endIndex {
+            switch utf8[index] {
+            case UInt8(ascii: "}"):
+                return nil
+            case UInt8(ascii: "{"):
+                let nameStart = utf8.index(after: index)
+                guard let close = utf8[nameStart...].firstIndex(where: { $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "{") }),
+                      utf8[close] == UInt8(ascii: "}"), close > nameStart else { return nil }
+                let name = String(path[nameStart..<close])
+                parts.append(.literal(String(PercentEncoding.escapingDisallowed(in: path[literalStart..<index]))))
+                parts.append(.placeholder(name))
+                names.insert(name)
+                index = utf8.index(after: close)
+                literalStart = index
+            default:
+                index = utf8.index(after: index)
+            }
         }
-        parts.append(.literal(rest))
+        parts.append(.literal(String(PercentEncoding.escapingDisallowed(in: path[literalStart...]))))
         self.parts = parts
         self.names = names
+        hasQuery = parts.contains { part in
+            if case .literal(let text) = part { text.utf8.contains(UInt8(ascii: "?")) } else { false }
+        }
     }
 
     /// The path with each placeholder replaced by its value as one percent-encoded segment, and
     /// the characters a URL may not hold in the literal text percent-encoded (`my files` →
-    /// `my%20files`).
+    /// `my%20files`), appended to `url`.
     ///
-    /// - Returns: The path, or the first placeholder whose value is missing, empty, `.` or `..`.
-    func render(with values: [String: String]) -> Result<String, MissingValue> {
-        var path = ""
+    /// - Returns: The first placeholder whose value is missing, empty, `.` or `..`, or `nil`.
+    func render(with values: [String: String], into url: inout String) -> MissingValue? {
         for part in parts {
             switch part {
             case .literal(let text):
-                path += PercentEncoding.escapingDisallowed(in: text)
+                url += text
             case .placeholder(let name):
-                guard let value = values[name] else { return .failure(MissingValue(name: name, problem: .missing)) }
+                guard let value = values[name] else { return MissingValue(name: name, problem: .missing) }
                 // `.` and `..` have no literal spelling in RFC 3986: `%2E%2E` is turned back into a
                 // dot segment by WHATWG URL parsers (browsers, Node, many proxies), so the route
                 // would climb. Refuse them rather than send them.
                 switch value {
-                case "": return .failure(MissingValue(name: name, problem: .empty))
-                case ".", "..": return .failure(MissingValue(name: name, problem: .dotSegment(value)))
-                default: path += PercentEncoding.encode(value)
+                case "": return MissingValue(name: name, problem: .empty)
+                case ".", "..": return MissingValue(name: name, problem: .dotSegment(value))
+                default: url += PercentEncoding.encode(value)
                 }
             }
         }
-        return .success(path)
+        return nil
     }
 
     /// A placeholder the endpoint gave no usable value for.

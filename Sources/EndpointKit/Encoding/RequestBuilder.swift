@@ -41,13 +41,13 @@ enum RequestBuilder {
     static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> PreparedRequest {
         let restful = endpoint.endpoint
         let method = restful.method
-        let prefix = expandedPrefix(server.pathPrefix, version: restful.version)
+        let base = server.plan.base(version: restful.version)
         func failure(_ reason: String, _ underlying: (any Error)? = nil) -> EndpointError {
             EndpointError(
-                kind: .invalidRequest, endpoint: label(restful, prefix: prefix), reason: reason, underlyingError: underlying)
+                kind: .invalidRequest, endpoint: label(restful, prefix: base.prefix), reason: reason, underlyingError: underlying)
         }
 
-        guard let template = PathTemplate(trimmedPath(restful.path)) else {
+        guard let template = PathTemplate.parsed(restful.path) else {
             throw failure("the path template \"\(restful.path)\" has unbalanced braces or an empty {}")
         }
         let format = restful.body ?? (method.sendsParametersInBody ? .json : nil)
@@ -69,11 +69,9 @@ enum RequestBuilder {
             throw failure("the \(what) could not be encoded: \(describe(error))", error)
         }
 
-        let path: String
-        switch template.render(with: parameters.pathValues) {
-        case .success(let rendered):
-            path = rendered
-        case .failure(let missing):
+        var urlString = base.url
+        urlString += "/"
+        if let missing = template.render(with: parameters.pathValues, into: &urlString) {
             switch missing.problem {
             case .empty:
                 throw failure("the path parameter \"\(missing.name)\" is an empty string")
@@ -83,16 +81,9 @@ enum RequestBuilder {
                 throw failure("the path placeholder {\(missing.name)} has no value: \(E.self) needs a non-nil property named \"\(missing.name)\" (its Swift name or its coding key)")
             }
         }
-
-        var urlString = server.origin.absoluteString
-        if urlString.hasSuffix("/") { urlString.removeLast() }
-        urlString += prefix
-        urlString += "/"
-        urlString += path
-        let query = formEncoded(parameters.queryItems)
-        if !query.isEmpty {
-            urlString += path.contains("?") ? "&" : "?"  // a template may carry a fixed query
-            urlString += query
+        if !parameters.queryItems.isEmpty {
+            urlString += template.hasQuery ? "&" : "?"  // a template may carry a fixed query
+            urlString += formEncoded(parameters.queryItems)
         }
         // Every part is percent-encoded already (see `PercentEncoding.escapingDisallowed`), so this
         // parses on every OS; a failure is still an error, never a request to some other URL.
@@ -100,21 +91,22 @@ enum RequestBuilder {
             throw failure("\"\(urlString)\" is not a valid URL")
         }
 
-        var headers = HeaderRules.merging(E.headers, into: server.headers)
+        // The server's headers were validated, and `Accept` defaulted, when they were set.
+        if let problem = server.plan.headerProblem { throw failure(problem) }
+        var headers = server.plan.headers
+        for (name, value) in E.headers {
+            if let problem = HeaderRules.problem(name: name, value: value) { throw failure(problem) }
+            HeaderRules.set(value, for: name, in: &headers)
+        }
         for (name, value) in parameters.headers {
-            headers = HeaderRules.merging([name: value], into: headers)
-        }
-        for (name, value) in headers {
-            if let problem = HeaderRules.problem(name: name, value: value) {
-                throw failure(problem)
-            }
-        }
-        if !headers.keys.contains(where: { HeaderRules.sameName($0, "Accept") }) {
-            headers["Accept"] = "application/json"
+            if let problem = HeaderRules.problem(name: name, value: value) { throw failure(problem) }
+            HeaderRules.set(value, for: name, in: &headers)
         }
 
-        var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful, prefix: prefix)
-        prepared.request.httpMethod = method.rawValue
+        var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful, prefix: base.prefix)
+        if method != .get {
+            prepared.request.httpMethod = method.rawValue  // GET is the default, and setting it costs
+        }
         if let format {
             let written: WrittenBody
             do {
@@ -124,10 +116,8 @@ enum RequestBuilder {
             } catch {
                 throw failure("the multipart body could not be written: \(describe(error))", error)
             }
-            if let other = headers.keys.first(where: { HeaderRules.sameName($0, "Content-Type") }) {
-                headers.removeValue(forKey: other)  // the body format decides, whatever the headers said
-            }
-            headers["Content-Type"] = written.contentType
+            // The body format decides, whatever the headers said.
+            HeaderRules.set(written.contentType, for: "Content-Type", in: &headers)
             prepared.request.httpBody = written.data
             prepared.pendingBody = written.pending
         }
@@ -148,36 +138,6 @@ enum RequestBuilder {
     /// `"POST /api/v1/albums/{albumId}/photos"`: how errors before sending name the endpoint.
     static func label(_ restful: Restful, prefix: String) -> String {
         "\(restful.method) \(prefix)/\(trimmedPath(restful.path))"
-    }
-
-    /// `/api/v{version}` → `/api/v2`; always with a leading slash and no trailing one, or empty.
-    static func expandedPrefix(_ prefix: String, version: Int) -> String {
-        var expanded = String(PercentEncoding.escapingDisallowed(in: replacingVersion(in: prefix, with: version)[...]))
-        while expanded.hasSuffix("/") { expanded.removeLast() }
-        if !expanded.isEmpty && !expanded.hasPrefix("/") { expanded.insert("/", at: expanded.startIndex) }
-        return expanded
-    }
-
-    /// `prefix` with every `{version}` replaced, without Foundation's costly string search.
-    private static func replacingVersion(in prefix: String, with version: Int) -> String {
-        let placeholder = "{version}".utf8
-        let bytes = prefix.utf8
-        guard bytes.contains(UInt8(ascii: "{")) else { return prefix }
-        var result = ""
-        var index = bytes.startIndex
-        var copiedUpTo = index
-        while index < bytes.endIndex {
-            if bytes[index...].starts(with: placeholder) {
-                result += prefix[copiedUpTo..<index]
-                result += String(version)
-                index = bytes.index(index, offsetBy: placeholder.count)
-                copiedUpTo = index
-            } else {
-                index = bytes.index(after: index)
-            }
-        }
-        result += prefix[copiedUpTo...]
-        return result
     }
 
     private static func trimmedPath(_ path: String) -> String {
