@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 
 /// The delegate queue of ``URLSessionTransport`` on Linux: callbacks run one at a time, in order,
-/// on a thread of their own, and the thread that reads the socket waits while too many are pending.
+/// on a serial dispatch queue of their own, and the thread that reads the socket waits while too
+/// many are pending.
 ///
 /// URLSession on Linux hands every callback (each chunk of a body among them) to its delegate
 /// queue from the thread that reads the socket, without waiting, and its default delegate queue
@@ -13,6 +14,12 @@ import FoundationNetworking
 /// delegate even saw its headers. A queue of its own keeps the delegate running, and holding the
 /// reader back keeps unread bytes in the socket, where TCP slows the sender.
 ///
+/// Callbacks go straight to the dispatch queue, not through `OperationQueue`'s operations (an
+/// object, a lock and change notifications each): that machinery cost about 7,000 instructions a
+/// callback, and a call has at least three. They do not run on the reading thread itself: that
+/// thread is the work queue every session shares, and a callback there that resumes a waiting call
+/// could deadlock with a cancellation that holds the call's task and waits for that queue.
+///
 /// The reader waits at most `patience` for a slot, so a callback that waits for the reading
 /// thread could slow it down but never deadlock it; EndpointKit's own callbacks never wait for it
 /// (cancels and completion handlers run on another queue). Apple's URLSession needs none of this.
@@ -21,8 +28,9 @@ final class DelegateQueue: OperationQueue, @unchecked Sendable {
     // has no other state.
     private let slots: DispatchSemaphore
     private let patience: DispatchTimeInterval
-    /// Kept here because `OperationQueue.underlyingQueue` does not retain it.
     private let thread = DispatchQueue(label: "EndpointKit.URLSessionTransport.delegate")
+    /// Set on `thread`, so that a callback that hands over another never waits for a slot.
+    private static let onDelegateThread = DispatchSpecificKey<Bool>()
 
     /// - Parameters:
     ///   - capacity: How many callbacks may wait before the reader waits (64 chunks of 16 KiB).
@@ -31,15 +39,16 @@ final class DelegateQueue: OperationQueue, @unchecked Sendable {
         slots = DispatchSemaphore(value: capacity)
         self.patience = patience
         super.init()
-        maxConcurrentOperationCount = 1
+        maxConcurrentOperationCount = 1  // for any callback that still comes as an `Operation`
         name = "EndpointKit.URLSessionTransport.delegate"
         underlyingQueue = thread
+        thread.setSpecific(key: Self.onDelegateThread, value: true)
     }
 
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
-        // A callback that enqueues another must not wait for itself.
-        let holdsSlot = OperationQueue.current !== self && slots.wait(timeout: .now() + patience) == .success
-        super.addOperation { [slots] in
+        let holdsSlot = DispatchQueue.getSpecific(key: Self.onDelegateThread) != true
+            && slots.wait(timeout: .now() + patience) == .success
+        thread.async { [slots] in
             block()
             if holdsSlot { slots.signal() }
         }

@@ -38,16 +38,8 @@ final class Exchange: Sendable {
         var refusal: (location: String, reason: String, response: HTTPURLResponse)?
         var reissue: URLRequest?
         var challenged = false
-        var timer: Timer?
         /// The deadline `run` was given, for the timeout's message.
         var deadline: TimeInterval = .infinity
-    }
-
-    /// The deadline's work item. `DispatchWorkItem` is not marked `Sendable`, but `cancel()` may be
-    /// called from any thread, which is all this type is used for.
-    private final class Timer: @unchecked Sendable {
-        let item: DispatchWorkItem
-        init(_ item: DispatchWorkItem) { self.item = item }
     }
 
     private let state = Locked(State())
@@ -83,13 +75,10 @@ final class Exchange: Sendable {
                 return continuation.resume(returning: .failure(CancellationError()))
             }
             guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
-            // A Dispatch timer, not a sleeping Task: a deadline must fire even when work elsewhere
-            // in the app keeps every thread of the cooperative pool busy.
-            let timer = Timer(DispatchWorkItem { [weak self] in self?.stop(timedOut: true) })
-            state.withLock { state in
-                if state.phase != .finished { state.timer = timer }
-            }
-            Self.cancellations.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: timer.item)
+            // Added after the start, so only a running exchange can time out; `complete` removes
+            // it, and an exchange that completed before this line is removed at once.
+            Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.stop(timedOut: true) }
+            if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
         }
     }
 
@@ -141,8 +130,8 @@ final class Exchange: Sendable {
             state.response = http
             state.body = Data()  // a new response (after an auth round trip, say) starts afresh
             // An unencoded body announced larger than the limit is refused before it arrives.
-            let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
-            if let limit = scope.maximumResponseSize, encoding == "identity", response.expectedContentLength > limit {
+            if let limit = scope.maximumResponseSize, response.expectedContentLength > limit,
+               (http?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity") == "identity" {
                 return overLimit(&state)
             }
             return nil
@@ -185,10 +174,10 @@ final class Exchange: Sendable {
     func complete(error: (any Error)?) {
         let (continuation, outcome) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, Outcome) in
             state.phase = .finished
-            state.timer?.item.cancel()
             defer { state.continuation = nil }
             return (state.continuation, self.outcome(of: state, error: error))
         }
+        Deadlines.shared.remove(self)
         continuation?.resume(returning: outcome)
     }
 

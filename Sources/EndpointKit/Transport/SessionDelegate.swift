@@ -32,7 +32,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        #if canImport(FoundationNetworking)
+        // Linux keeps the count at 0 for data tasks, and reading it costs a lock and a queue hop.
+        exchange(for: dataTask)?.receive(data, receivedSoFar: 0)
+        #else
         exchange(for: dataTask)?.receive(data, receivedSoFar: dataTask.countOfBytesReceived)
+        #endif
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -114,7 +114,9 @@ public final class URLSessionTransport: HTTPTransport {
 
     private func send(_ request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
         var request = request
-        if request.value(forHTTPHeaderField: "Cookie") != nil {
+        // A scan of the names: `value(forHTTPHeaderField:)` lowercases every one with Foundation's
+        // locale-aware `lowercased`, several thousand instructions a call.
+        if request.allHTTPHeaderFields?.keys.contains(where: { HeaderRules.sameName($0, "Cookie") }) == true {
             request.httpShouldHandleCookies = false  // the app's own Cookie header, not the jar's
         }
         let session = request.httpShouldHandleCookies ? session : cookielessSession ?? session
