@@ -45,6 +45,13 @@ import Testing
         }
     }
 
+    /// The keys whose conversion differs from Foundation's.
+    static func mismatches(
+        in keys: [String], converted: (String) -> String, reference: (String) throws -> String
+    ) throws -> [String] {
+        try keys.filter { try converted($0) != reference($0) }
+    }
+
     static let mixedAlphabet = ["a", "b", "z", "A", "B", "Z", "_", "0", "7", "é", "É", "ß", "ǅ", "Σ", "σ",
                                 "日", "-", " ", "\u{301}", "İ", "ﬀ", "Ⅻ", "ⅻ"]
     static let asciiAlphabet = ["a", "A", "b", "B", "z", "Z", "_", "0", "9", "-", ".", " ", "x", "X", "y", "Y"]
@@ -67,11 +74,9 @@ import Testing
         (asciiAlphabet, UInt64(14), UInt64(0xA5C11)),
     ])
     func `snake_case matches Foundation on 5,000 generated keys`(alphabet: [String], length: UInt64, seed: UInt64) throws {
-        var mismatches: [String] = []
-        for key in Self.keys(5_000, from: alphabet, maximumLength: length, seed: seed)
-        where SnakeCase.toSnakeCase(key) != (try Self.foundationSnakeCase(key)) {
-            mismatches.append(key)
-        }
+        let mismatches = try Self.mismatches(
+            in: Self.keys(5_000, from: alphabet, maximumLength: length, seed: seed),
+            converted: SnakeCase.toSnakeCase, reference: Self.foundationSnakeCase)
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(10))")
     }
 
@@ -91,11 +96,9 @@ import Testing
         (snakeAlphabet, UInt64(10), UInt64(0x5A4E)),
     ])
     func `camelCase matches Foundation on 5,000 generated keys`(alphabet: [String], length: UInt64, seed: UInt64) throws {
-        var mismatches: [String] = []
-        for key in Self.keys(5_000, from: alphabet, maximumLength: length, seed: seed)
-        where SnakeCase.fromSnakeCase(key) != (try Self.foundationCamelCase(key)) {
-            mismatches.append(key)
-        }
+        let mismatches = try Self.mismatches(
+            in: Self.keys(5_000, from: alphabet, maximumLength: length, seed: seed),
+            converted: SnakeCase.fromSnakeCase, reference: Self.foundationCamelCase)
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(10))")
     }
 

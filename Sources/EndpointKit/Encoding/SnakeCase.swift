@@ -188,6 +188,16 @@ enum SnakeCase {
         init?(intValue: Int) { nil }
     }
 
+    /// Coders with Foundation's snake_case strategies, made once: a payload with non-ASCII keys
+    /// converts some on every decode. Never reconfigured, so sharing them is safe.
+    private static let foundationCoders: JSONCoders = {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return JSONCoders(encoder: encoder, decoder: decoder)
+    }()
+
     /// `key` as Foundation's `.convertToSnakeCase` writes it: one property encoded and read back.
     static func foundationToSnakeCase(_ key: String) -> String {
         struct OneProperty: Encodable {
@@ -197,9 +207,7 @@ enum SnakeCase {
                 try container.encodeNil(forKey: AnyKey(stringValue: key))
             }
         }
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        guard let json = try? encoder.encode(OneProperty(key: key)),
+        guard let json = try? foundationCoders.encoder.encode(OneProperty(key: key)),
               let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
               let converted = object.keys.first else { return key }
         return converted
@@ -213,10 +221,8 @@ enum SnakeCase {
                 converted = try decoder.container(keyedBy: AnyKey.self).allKeys.first?.stringValue
             }
         }
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let json = try? JSONSerialization.data(withJSONObject: [key: 0]),
-              let converted = (try? decoder.decode(Keys.self, from: json))?.converted else { return key }
+              let converted = (try? foundationCoders.decoder.decode(Keys.self, from: json))?.converted else { return key }
         return converted
     }
 
