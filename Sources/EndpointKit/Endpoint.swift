@@ -189,7 +189,7 @@ extension Endpoint {
         let body: Data
         let response: HTTPURLResponse
         do {
-            (body, response) = try await Exchanging.send(prepared, for: Self.self, on: server)
+            (body, response) = try await Exchanging.send(prepared, for: self, on: server)
         } catch {
             throw Self.transportFailure(error, request: request)
         }

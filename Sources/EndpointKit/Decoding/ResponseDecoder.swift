@@ -40,6 +40,9 @@ enum ResponseDecoder {
                 response: response, responseBody: body, errorPayload: errorPayload,
                 errorPayloadDecodingError: errorPayloadFailure)
         }
+        if let stubbed = response as? StubbedResponse, let payload = stubbed.payload as? Payload {
+            return payload  // a typed stub's value (StubTransport), handed over as it is
+        }
         if Payload.self == EmptyPayload.self, let empty = EmptyPayload() as? Payload {
             return empty
         }

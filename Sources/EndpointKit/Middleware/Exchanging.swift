@@ -7,7 +7,7 @@ import FoundationNetworking
 /// applied to each attempt and the response size limit in force.
 enum Exchanging {
     static func send<E: Endpoint>(
-        _ prepared: PreparedRequest, for endpoint: E.Type, on server: Server
+        _ prepared: PreparedRequest, for endpoint: E, on server: Server
     ) async throws -> (Data, HTTPURLResponse) {
         let transport = server.transport
         let bodyFile = prepared.bodyFile  // kept alive until every attempt is done
@@ -16,22 +16,19 @@ enum Exchanging {
         scope.maximumResponseSize = max(E.maximumResponseSize ?? server.maximumResponseSize, 0)
         scope.uploadSize = bodyFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.url.path)[.size] as? Int64 }
         scope.timeout = timeout
+        let timesItself = transport is URLSessionTransport
         let validates = !server.middlewares.isEmpty  // without middlewares, RequestBuilder validated it all
         let attempt: Middleware.Next = { request in
             if validates { try validate(request) }
             let exchange: @Sendable () async throws -> (Data, HTTPURLResponse) = {
-                let answer = if let bodyFile {
-                    try await transport.upload(request, fromFile: bodyFile.url)
-                } else {
-                    try await transport.send(request)
-                }
+                let answer = try await transport.send(request, bodyFile: bodyFile?.url, for: endpoint)
                 if let limit = CallScope.current.maximumResponseSize, answer.0.count > limit {
                     throw TransportRefusal.tooLarge(limit: limit, response: answer.1)  // a transport that does not count
                 }
                 return answer
             }
             // URLSessionTransport times the attempt itself, from the moment its task starts.
-            return transport is URLSessionTransport ? try await exchange() : try await withTimeout(timeout, exchange)
+            return timesItself ? try await exchange() : try await withTimeout(timeout, exchange)
         }
         return try await CallScope.$current.withValue(scope) {
             guard !server.middlewares.isEmpty else { return try await attempt(prepared.request) }

@@ -33,6 +33,22 @@ public protocol HTTPTransport: Sendable {
     /// The default implementation maps the file into memory as the request's `httpBody` and calls
     /// ``send(_:)``, which suits in-memory test transports; ``URLSessionTransport`` streams the file.
     func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends `request`, made for a call of `endpoint`: the hook for transports that answer by
+    /// endpoint rather than by URL, such as ``StubTransport``. `bodyFile`, when not `nil`, holds
+    /// the body (a multipart body with files on disk).
+    ///
+    /// EndpointKit calls this method for every attempt of a call. The default implementation
+    /// forgets the endpoint: it calls ``upload(_:fromFile:)`` when there is a body file and
+    /// ``send(_:)`` otherwise. A transport that wraps another forwards it, so that the inner one
+    /// still sees the endpoint:
+    ///
+    /// ```swift
+    /// func send<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (Data, HTTPURLResponse) {
+    ///     try await inner.send(request, bodyFile: bodyFile, for: endpoint)
+    /// }
+    /// ```
+    func send<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (Data, HTTPURLResponse)
 }
 
 extension HTTPTransport {
@@ -44,6 +60,19 @@ extension HTTPTransport {
     public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
         var request = request
         request.httpBody = try Data(contentsOf: file, options: .alwaysMapped)
+        return try await send(request)
+    }
+
+    /// Sends `request` with ``upload(_:fromFile:)`` when there is a body file, with ``send(_:)``
+    /// otherwise; the endpoint is not used.
+    ///
+    /// ```swift
+    /// let (body, response) = try await transport.send(request, bodyFile: nil, for: Me())
+    /// ```
+    public func send<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (Data, HTTPURLResponse) {
+        if let bodyFile {
+            return try await upload(request, fromFile: bodyFile)
+        }
         return try await send(request)
     }
 }
