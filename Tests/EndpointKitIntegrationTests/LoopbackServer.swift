@@ -19,22 +19,35 @@ struct LoopbackServer: Sendable {
     var origin: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var otherOrigin: URL { URL(string: "http://127.0.0.1:\(otherPort)")! }
 
-    /// The server, started on first use.
+    /// The server, started on first use. It runs (its stdin open) for the life of the test
+    /// process.
     static func shared() throws -> LoopbackServer {
-        try started.get()
+        try started.get().server
     }
 
-    private static let started = Result { try LoopbackServer.start() }
+    private static let started = Result { try LoopbackServer.launch() }
 
-    // Keeps the child process and the write end of its stdin open for the life of the test
-    // process. Written once, inside the initializer of `started`, which Swift runs exactly once.
-    nonisolated(unsafe) private static var keptAlive: [AnyObject] = []
+    /// A server of its own, for a test that stops it (`RunningLoopbackServer.stop()`).
+    static func launch() throws -> RunningLoopbackServer {
+        try RunningLoopbackServer()
+    }
 
     struct StartFailure: Error, CustomStringConvertible {
         let description: String
     }
+}
 
-    private static func start() throws -> LoopbackServer {
+/// A loopback server process: it serves until `stop()` closes its standard input.
+///
+/// `@unchecked Sendable`: `Process` and `Pipe` are not `Sendable`; the stored properties are set
+/// once in `init`, and `stop()` only closes the pipe and waits.
+final class RunningLoopbackServer: @unchecked Sendable {
+    let server: LoopbackServer
+    private let process: Process
+    private let input: Pipe
+    private let output: Pipe
+
+    init() throws {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()
             .appendingPathComponent("Server/loopback_server.py")
@@ -48,25 +61,36 @@ struct LoopbackServer: Sendable {
         do {
             try process.run()
         } catch {
-            throw StartFailure(description: "Could not start \(process.executableURL?.path ?? "python3") \(script.path): \(error)")
+            throw LoopbackServer.StartFailure(description: "Could not start \(process.executableURL?.path ?? "python3") \(script.path): \(error)")
         }
-        keptAlive = [process, input, output]
+        self.process = process
+        self.input = input
+        self.output = output
 
         var line = Data()
         let reader = output.fileHandleForReading
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = reader.availableData
             if chunk.isEmpty {
-                throw StartFailure(description: "The loopback server exited before it was ready; run python3 \(script.path) to see why.")
+                throw LoopbackServer.StartFailure(description: "The loopback server exited before it was ready; run python3 \(script.path) to see why.")
             }
             line.append(chunk)
         }
         let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
         guard words.count == 4, words[0] == "READY", let port = Int(words[1]), let otherPort = Int(words[2]),
               let ftpPort = Int(words[3]) else {
-            throw StartFailure(description: "The loopback server said \(String(decoding: line, as: UTF8.self)).")
+            throw LoopbackServer.StartFailure(description: "The loopback server said \(String(decoding: line, as: UTF8.self)).")
         }
-        return LoopbackServer(port: port, otherPort: otherPort, ftpPort: ftpPort)
+        server = LoopbackServer(port: port, otherPort: otherPort, ftpPort: ftpPort)
+    }
+
+    /// Stops the server and waits until its process has exited, so that its ports refuse
+    /// connections.
+    func stop() async {
+        try? input.fileHandleForWriting.close()
+        while process.isRunning {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
     }
 }
 #endif

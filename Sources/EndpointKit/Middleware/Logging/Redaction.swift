@@ -148,7 +148,8 @@ struct Redaction: Sendable {
         return text
     }
 
-    private func redact(_ value: Any) -> Any {
+    /// A JSON value with the values of secret fields replaced, at any depth.
+    func redact(_ value: Any) -> Any {
         switch value {
         case let object as [String: Any]:
             var result: [String: Any] = [:]
