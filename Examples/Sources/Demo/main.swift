@@ -2,10 +2,11 @@ import EndpointKit
 import Foundation
 
 // Runs the README's endpoints against a real server: the embedded demo server on 127.0.0.1 by
-// default, or the server at `--origin URL`.
+// default, or the server at `--origin URL`; or against stubs, with no server at all.
 //
 //     swift run --package-path Examples Demo
 //     swift run --package-path Examples Demo --origin http://127.0.0.1:8080
+//     swift run --package-path Examples Demo --stubbed
 
 func printCalls() async {
     do {
@@ -20,7 +21,8 @@ func printCalls() async {
                 + (comments.isEmpty ? "" : "; comments: \(comments.joined(separator: ", "))"))
         }
 
-        let github = Server(origin: Server.default!.origin, pathPrefix: "")
+        var github = Server.default!
+        github.pathPrefix = ""  // the same origin and transport, unversioned
         let page = try await ListBranches(owner: "apple", repo: "swift", perPage: 5).callWithMetadata(on: github)
         let branches = page.payload
         print("ListBranches    GET  /repos/apple/swift/branches → \(page.statusCode), \(branches.count) branches, next page: \(page.value(forHeader: "Link") ?? "none")")
@@ -45,9 +47,13 @@ func printCalls() async {
 }
 
 let arguments = CommandLine.arguments
-if let flag = arguments.firstIndex(of: "--origin") {
+if arguments.contains("--stubbed") {
+    print("Stubbed: every call is answered by a StubTransport, with no server and no network\n")
+    Server.default = StubbedServer.make()
+    await printCalls()
+} else if let flag = arguments.firstIndex(of: "--origin") {
     guard flag + 1 < arguments.count, let origin = URL(string: arguments[flag + 1]) else {
-        print("usage: Demo [--origin URL]")
+        print("usage: Demo [--origin URL | --stubbed]")
         exit(2)
     }
     Server.default = Server(origin: origin, middlewares: [RequestLogger { print("    log: \($0)") }])

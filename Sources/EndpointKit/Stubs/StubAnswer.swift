@@ -23,6 +23,8 @@ public struct StubAnswer<E: Endpoint>: Sendable {
         case bytes(Data, status: Int, headers: [String: String])
         /// An error thrown instead of an answer, as a transport throws it.
         case failure(any Error)
+        /// Another answer, chosen for each call.
+        case computed(@Sendable (E) async throws -> StubAnswer<E>)
     }
 
     let reply: Reply
@@ -101,6 +103,18 @@ public struct StubAnswer<E: Endpoint>: Sendable {
         Self(reply: .failure(error))
     }
 
+    /// An answer chosen for each call from its endpoint value: a typed value for some calls, an
+    /// error answer for others.
+    ///
+    /// ```swift
+    /// stubs.on(PurchaseCheer.self, .computed { call in
+    ///     call.identifier.isEmpty ? .json(#"{"error":"identifier is required"}"#, status: 422) : .value(.init(balance: 200))
+    /// })
+    /// ```
+    public static func computed(_ choose: @escaping @Sendable (E) async throws -> StubAnswer<E>) -> Self {
+        Self(reply: .computed(choose))
+    }
+
     /// This answer, given `seconds` after the request arrives. The wait ends at once, with a
     /// `CancellationError`, when the call is cancelled; the call's timeout applies to it (so a
     /// delay longer than ``Server/timeout`` fails the attempt with a timeout), and `.infinity`
@@ -130,6 +144,8 @@ public struct StubAnswer<E: Endpoint>: Sendable {
             return (body, try StubbedResponse.make(url: url, status: status, headers: headers, payload: nil))
         case .failure(let error):
             throw error
+        case .computed(let choose):
+            return try await choose(endpoint).respond(to: request, for: endpoint)
         }
     }
 }

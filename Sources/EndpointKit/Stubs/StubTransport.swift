@@ -92,13 +92,14 @@ public final class StubTransport: HTTPTransport {
     }
 
     /// Answers each call of `endpoint` with the typed payload `makePayload` returns for it: it is
-    /// handed to the caller as it is, with no encoding or decoding. Throw to fail the call.
+    /// handed to the caller as it is, with no encoding or decoding. Throw to fail the call. Written
+    /// as a trailing closure, the label goes away:
     ///
     /// ```swift
     /// stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) }
     /// ```
     public func on<E: Endpoint>(
-        _ endpoint: E.Type, _ makePayload: @escaping @Sendable (E) async throws -> E.ReturnPayloadType
+        _ endpoint: E.Type, reply makePayload: @escaping @Sendable (E) async throws -> E.ReturnPayloadType
     ) {
         on(endpoint, .reply(makePayload))
     }

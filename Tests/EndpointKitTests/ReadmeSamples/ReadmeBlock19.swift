@@ -7,19 +7,16 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct CannedTransport: HTTPTransport {
-    var body = #"{"balance":200}"#
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil,
-                                       headerFields: ["Content-Type": "application/json"])!
-        return (Data(body.utf8), response)
-    }
-}
-
 @Test func `purchase returns the new balance`() async throws {
-    let server = Server(origin: URL(string: "https://test.invalid")!, transport: CannedTransport())
+    let stubs = StubTransport()
+    stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) } // a typed value
+    stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)                 // bytes, real decoder
+    stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)                       // an HTTP error
+
+    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
     let balance = try await Server.withDefault(server) {
         try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
     }
     #expect(balance == 200)
+    #expect(stubs.calls(to: PurchaseCheer.self).map(\.transactionId) == [1])   // the endpoint values, typed
 }

@@ -7,9 +7,11 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock20Part1(origin: URL) async throws {
-let configuration = URLSessionConfiguration.ephemeral
-configuration.timeoutIntervalForResource = 30   // seconds for the whole exchange
-let server = Server(origin: origin, transport: URLSessionTransport(configuration: configuration))
-_ = (configuration, server)
+func readmeBlock20Part1(stubs: StubTransport, server: Server) async throws {
+stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
+let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
+#expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy
+stubs.on(PurchaseCheer.self, .failure(URLError(.notConnectedToInternet)))
+stubs.on(DeleteCheer.self, .status(204).delayed(by: .infinity))          // hangs until cancelled or timed out
+_ = retried
 }

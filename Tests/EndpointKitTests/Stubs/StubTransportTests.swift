@@ -112,6 +112,19 @@ import Testing
         #expect(error?.kind == .unexpectedContentType)
     }
 
+    @Test func `a computed answer is chosen per call: a typed value for some, an error answer for others`() async throws {
+        let stubs = StubTransport()
+        stubs.on(PurchaseCheer.self, .computed { call in
+            call.identifier.isEmpty ? .json(#"{"error":"identifier is required"}"#, status: 422) : .value(.init(balance: 200))
+        })
+        #expect(try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server(stubs)).balance == 200)
+        let error = await #expect(throws: EndpointError.self) {
+            try await PurchaseCheer(identifier: "", transactionId: 1).call(on: server(stubs))
+        }
+        #expect(error?.statusCode == 422)
+        #expect(error?.errorPayload(as: APIError.self) == APIError(error: "identifier is required"))
+    }
+
     // MARK: - Errors
 
     @Test func `an error stub gives the EndpointError a real answer would, typed error payload included`() async throws {
