@@ -74,3 +74,38 @@ final class Wallet {
         #expect(wallet.balance == 84)
     }
 }
+
+// MARK: - Stubs in a main-actor app target (what a SwiftUI preview does)
+
+/// A view model as an app writes it: main-actor isolated by default, loading through `response`.
+final class BalanceModel {
+    var balance: Int?
+    func load() async throws {
+        balance = try await Balance().response.balance
+    }
+}
+
+extension Server {
+    /// The preview server of README's "Previews": stubs with a typed value and a delay.
+    static var preview: Server {
+        let stubs = StubTransport()
+        stubs.on(Balance.self, .value(.init(balance: 1_200)).delayed(by: 0.01))
+        stubs.on(PurchaseCheer.self) { call in Cheer(balance: Int(call.transactionId)) }
+        return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
+    }
+}
+
+@Suite struct MainActorStubTests {
+    @Test func `a main-actor view model loads from a stubbed server, as in a preview`() async throws {
+        let model = BalanceModel()
+        try await Server.withDefault(.preview) {
+            try await model.load()
+        }
+        #expect(model.balance == 1_200)
+    }
+
+    @Test func `a typed stub with a closure works from main-actor code`() async throws {
+        let balance = try await PurchaseCheer(identifier: "a", transactionId: 7).call(on: .preview).balance
+        #expect(balance == 7)
+    }
+}
