@@ -80,7 +80,13 @@ struct RecordedExchange {
 
     /// What a replayed request must match: method, redacted URL and body.
     var key: String {
-        "\(method) \(url)\n\(requestBody.matchingText)"
+        Self.key(method: method, url: url, body: requestBody)
+    }
+
+    /// The key of a request with this method, redacted URL and body; recording and replaying
+    /// both compute it here, so that they agree.
+    static func key(method: String, url: String, body: RecordedBody) -> String {
+        "\(method) \(url)\n\(body.matchingText)"
     }
 
     /// The file's contents: pretty-printed JSON with sorted keys.

@@ -189,7 +189,7 @@ public final class ReplayTransport: HTTPTransport {
         let method = request.httpMethod ?? "GET"
         let url = redaction.redactedURL(request.url)
         let requestBody = RecordedBody(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), redaction: redaction)
-        let key = "\(method) \(url)\n\(requestBody.matchingText)"
+        let key = RecordedExchange.key(method: method, url: url, body: requestBody)
         let recordings = try recordings(for: request)
         let (answer, similar) = state.withLock { state -> (RecordedAnswer?, [RecordedAnswer]) in
             guard let answers = recordings[key], !answers.isEmpty else {
