@@ -107,6 +107,27 @@ public protocol Endpoint: Encodable, Sendable {
     /// }
     /// ```
     static var maximumResponseSize: Int? { get }
+
+    /// The server this endpoint belongs to, when it is not ``Server/default``. Defaults to `nil`.
+    ///
+    /// Declare it once for a family of endpoints, in an extension of a protocol of your own, and
+    /// every endpoint of the family goes to that API without `call(on:)`:
+    ///
+    /// ```swift
+    /// extension Server {
+    ///     static let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+    /// }
+    /// protocol GitHubEndpoint: Endpoint {}
+    /// extension GitHubEndpoint { static var server: Server? { .github } }
+    ///
+    /// let branches = try await ListBranches(owner: "apple", repo: "swift").response  // to GitHub
+    /// ```
+    ///
+    /// `call(on:)` still sends it anywhere. Tests and previews swap a bound server for one task with
+    /// ``Server/withTransport(_:isolation:operation:)`` (every server's calls go through a stub
+    /// transport, so none reaches the network) or ``Server/withReplacement(_:for:isolation:operation:)``
+    /// (one API's calls go to another server, such as staging).
+    static var server: Server? { get }
 }
 
 // MARK: - Default implementations
@@ -129,12 +150,15 @@ extension Endpoint {
 
     /// The server's response size limit applies.
     public static var maximumResponseSize: Int? { nil }
+
+    /// Not bound to a server: calls without `on:` go to ``Server/default``.
+    public static var server: Server? { nil }
 }
 
 // MARK: - API
 
 extension Endpoint {
-    /// Calls the endpoint on ``Server/default`` and returns its payload.
+    /// Calls the endpoint on its own ``server`` (or ``Server/default``) and returns its payload.
     ///
     /// ```swift
     /// let result = try await PurchaseCheer(identifier: id, transactionId: tid).call()
@@ -159,8 +183,8 @@ extension Endpoint {
         try await callWithMetadata(on: server).payload
     }
 
-    /// Calls the endpoint on ``Server/default`` and returns its payload with the response's status
-    /// and headers.
+    /// Calls the endpoint on its own ``server`` (or ``Server/default``) and returns its payload with
+    /// the response's status and headers.
     ///
     /// ```swift
     /// let page = try await ListBranches(owner: "apple", repo: "swift", perPage: 30).callWithMetadata()
@@ -181,7 +205,17 @@ extension Endpoint {
     ///
     /// - Throws: As ``call(on:)->Self.ReturnPayloadType``.
     public func callWithMetadata(on server: Server) async throws -> Response<ReturnPayloadType> {
+        try await perform(on: server, at: nil)
+    }
+
+    /// Builds, sends and decodes the call: at `url` instead of the endpoint's own path and query
+    /// when one is given (see `callWithMetadata(at:on:)`).
+    func perform(on server: Server, at url: URL?) async throws -> Response<ReturnPayloadType> {
+        let server = server.overridden()
         var prepared = try RequestBuilder.request(for: self, on: server)
+        if let url {
+            try RequestBuilder.retarget(&prepared, to: url, on: server)
+        }
         if prepared.pendingBody != nil {
             try await prepared.writePendingBody()
         }
@@ -199,7 +233,7 @@ extension Endpoint {
         return Response(payload: payload, httpResponse: response, request: request)
     }
 
-    /// The payload of a call on ``Server/default``: the one-line form of ``call()->Self.ReturnPayloadType``.
+    /// The payload of a call on the endpoint's own ``server`` (or ``Server/default``): the one-line form of ``call()->Self.ReturnPayloadType``.
     ///
     /// ```swift
     /// let balance = try await PurchaseCheer(identifier: id, transactionId: tid).response.balance
@@ -210,7 +244,8 @@ extension Endpoint {
 }
 
 extension Endpoint where ReturnPayloadType == EmptyPayload {
-    /// Calls an endpoint that returns nothing on ``Server/default``; there is no result to use.
+    /// Calls an endpoint that returns nothing on its own ``server`` (or ``Server/default``); there is
+    /// no result to use.
     ///
     /// ```swift
     /// try await DeleteCheer(id: 7).call()
@@ -232,8 +267,9 @@ extension Endpoint where ReturnPayloadType == EmptyPayload {
 }
 
 extension Endpoint {
-    /// ``Server/default``, or an error saying that none is set.
+    /// The endpoint's own ``server``, else ``Server/default``, else an error saying that none is set.
     func defaultServer() throws(EndpointError) -> Server {
+        if let bound = Self.server { return bound }
         guard let server = Server.default else {
             throw EndpointError(
                 kind: .invalidRequest,

@@ -146,6 +146,9 @@ extension EndpointError {
         /// The access token could not be refreshed, so the call was not authorized; the session
         /// has been signed out.
         public static let authorizationFailed = Kind(description: "authorizationFailed")
+        /// A sequence of pages stopped because the server's pages did not end: a next page
+        /// repeated one already fetched, or there were more than the sequence's `maximumPages`.
+        public static let paginationFailed = Kind(description: "paginationFailed")
     }
 }
 
@@ -172,6 +175,8 @@ extension EndpointError: LocalizedError {
             "The server redirected to an address that is not allowed."
         case .responseTooLarge:
             "The server's answer was too large."
+        case .paginationFailed:
+            "The server's list of results did not end."
         default:
             "The request could not be made."
         }

@@ -34,6 +34,9 @@ public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// How the properties are written into the body, or `nil` for the method's default: JSON for
     /// `POST`, `PUT` and `PATCH`, no body (a query string) for the others.
     public let body: BodyFormat?
+    /// The path prefix of this endpoint alone, replacing the server's ``Server/pathPrefix``; `nil`
+    /// (the default) uses the server's. `{version}` is replaced as in the server's.
+    public let prefix: String?
 
     /// Creates an endpoint description.
     ///
@@ -44,11 +47,18 @@ public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
     ///   - body: How to write the body: ``BodyFormat/json``, ``BodyFormat/form``,
     ///     ``BodyFormat/multipart`` or ``BodyFormat/raw(contentType:)``. Defaults to the method's
     ///     usual choice; a `DELETE` given a format sends a body too.
-    public init(_ method: HTTPMethod, _ path: String, version: Int = 1, body: BodyFormat? = nil) {
+    ///   - prefix: Replaces the server's path prefix for this endpoint, e.g. `""` for Prometheus'
+    ///     `/-/healthy` beside its `/api/v1/…`. Defaults to `nil`: the server's prefix.
+    ///
+    /// ```swift
+    /// let endpoint = Restful(.get, "-/healthy", prefix: "")  // GET /-/healthy on a /api/v1 server
+    /// ```
+    public init(_ method: HTTPMethod, _ path: String, version: Int = 1, body: BodyFormat? = nil, prefix: String? = nil) {
         self.method = method
         self.path = path
         self.version = version
         self.body = body
+        self.prefix = prefix
     }
 
     /// The method and path template, e.g. `"GET repos/{owner}/{repo}/branches"`.

@@ -70,6 +70,15 @@ public struct Server: Sendable {
     /// connection is cancelled. An endpoint's ``Endpoint/maximumResponseSize`` overrides it.
     /// Defaults to ``defaultMaximumResponseSize`` (16 MiB).
     public var maximumResponseSize: Int
+    /// How lists are written in query strings and form bodies: repeated keys (`tag=a&tag=b`,
+    /// the default), brackets (`tag[]=a&tag[]=b`) or comma-separated (`tag=a,b`). A property
+    /// marked ``EncodedArray`` chooses its own.
+    ///
+    /// ```swift
+    /// var stripe = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
+    /// stripe.arrayEncoding = .brackets
+    /// ```
+    public var arrayEncoding: ArrayEncoding = .repeatedKeys
 
     /// Creates a server.
     ///

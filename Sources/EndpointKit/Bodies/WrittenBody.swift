@@ -20,11 +20,18 @@ struct WrittenBody {
     init(_ format: BodyFormat, json: Data?, parameters: ParameterEncoder) throws {
         switch format.kind {
         case .json:
-            contentType = "application/json"
+            let type = format.jsonMediaType ?? "application/json"
+            if let problem = HeaderRules.problem(name: "Content-Type", value: type) {
+                throw Problem(reason: problem)
+            }
+            contentType = type
             data = json
+        case .empty:
+            contentType = ""  // never used: RequestBuilder sends no body for `.empty`
+            data = nil
         case .form:
             contentType = "application/x-www-form-urlencoded"
-            data = Data(RequestBuilder.formEncoded(parameters.fields.map { ($0.name, $0.value.text) }).utf8)
+            data = Data(RequestBuilder.formEncoded(parameters.fields.map { ($0.name, $0.value.text) }, lists: parameters.fieldLists).utf8)
         case .raw(let type):
             if let problem = HeaderRules.problem(name: "Content-Type", value: type) {
                 throw Problem(reason: problem)  // the only content type that does not come from EndpointKit

@@ -5,7 +5,8 @@ import FoundationNetworking
 
 /// Checks a response and decodes the endpoint's payload from it.
 ///
-/// A 2xx status is required. ``EmptyPayload`` ignores the body, `Data` takes it as it is, `String`
+/// A 2xx status is required, except that a `304 Not Modified` gives `nil` for an optional
+/// payload. ``EmptyPayload`` ignores the body, `Data` takes it as it is, `String`
 /// reads it as text in its charset, an optional payload is `nil` when the body is empty; any other
 /// payload needs a non-empty body with a JSON content type (`application/json` or `…+json`).
 enum ResponseDecoder {
@@ -24,6 +25,9 @@ enum ResponseDecoder {
         }
 
         let status = response.statusCode
+        if status == 304, let optional = Payload.self as? any OptionalPayload.Type, let absent = optional.absent as? Payload {
+            return absent  // a conditional request whose answer has not changed: a normal outcome
+        }
         guard (200..<300).contains(status) else {
             var errorPayload: (any Sendable)?
             var errorPayloadFailure: (any Error)?
@@ -34,9 +38,12 @@ enum ResponseDecoder {
                     errorPayloadFailure = error  // kept, so that a mismatch is never silently nil
                 }
             }
+            let advice = status == 304
+                ? " to a conditional request; declare the payload optional (nil means unchanged) or add an HTTPCache middleware"
+                : ""
             throw EndpointError(
                 kind: .unacceptableStatus, endpoint: label(for: request),
-                reason: "the server answered \(statusText(status))", request: request,
+                reason: "the server answered \(statusText(status))\(advice)", request: request,
                 response: response, responseBody: body, errorPayload: errorPayload,
                 errorPayloadDecodingError: errorPayloadFailure)
         }

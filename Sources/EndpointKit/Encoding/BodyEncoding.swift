@@ -1,5 +1,6 @@
 /// An endpoint as its JSON body: every property except the ``Restful`` description, the properties
-/// bound to path placeholders and the `@QueryItem` and `@HeaderField` properties.
+/// bound to path placeholders and the `@QueryItem` and `@HeaderField` properties. A `@Body`
+/// property is encoded on its own, as the whole body (see ``ParameterEncoder/wholeBody``).
 ///
 /// It hands the real encoder (`JSONEncoder`, with all its strategies) a thin view of the top-level
 /// container that passes those properties to a ``ParameterEncoder`` instead, so the endpoint is
@@ -37,7 +38,10 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         if value is Restful { return }
-        if parameters.isBodyProperty(key) && !(value is any PlacedParameter) {
+        if !(value is any PlacedParameter), parameters.claimsForBody(key) {
+            if let whole = value as? any WholeBody {
+                return try parameters.setWholeBody(whole.bodyValue, for: key)
+            }
             try base.encode(value, forKey: key)
         } else {
             try parameters.encodeProperty(value, forKey: key)
@@ -46,19 +50,19 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     /// Whether a primitive goes to the body; if not, hands its text to the parameter encoder.
     private func keeps(_ key: Key, _ text: @autoclosure () -> String, of value: some Encodable) throws -> Bool {
-        if parameters.isBodyProperty(key) { return true }
+        if parameters.claimsForBody(key) { return true }
         try parameters.writeProperty(text(), of: value, forKey: key)
         return false
     }
 
-    mutating func encodeNil(forKey key: Key) throws { if parameters.isBodyProperty(key) { try base.encodeNil(forKey: key) } }
+    mutating func encodeNil(forKey key: Key) throws { if parameters.claimsForBody(key) { try base.encodeNil(forKey: key) } }
     mutating func encode(_ value: Bool, forKey key: Key) throws { if try keeps(key, value ? "true" : "false", of: value) { try base.encode(value, forKey: key) } }
     mutating func encode(_ value: String, forKey key: Key) throws { if try keeps(key, value, of: value) { try base.encode(value, forKey: key) } }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        if parameters.isBodyProperty(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
+        if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        if parameters.isBodyProperty(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
+        if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
     mutating func encode(_ value: Int8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }

@@ -7,8 +7,9 @@ import Foundation
 /// follows the server encoder's key, date and data strategies, so that a property has the same name
 /// and format in a query as in a JSON body.
 ///
-/// Value rules: `nil` is left out; arrays repeat their key (`tag=a&tag=b`); nested values are
-/// named `key[sub]`; `Bool` is `true`/`false`. Names and values are collected unencoded.
+/// Value rules: `nil` is left out; arrays repeat their key (`tag=a&tag=b`), or follow the server's
+/// or the property's ``ArrayEncoding``; nested values are named `key[sub]`; `Bool` is
+/// `true`/`false`. Names and values are collected unencoded.
 ///
 /// For JSON bodies it runs inside the JSON pass: ``BodyEncoding`` hands it the properties that do
 /// not belong in the body, so an endpoint is encoded once.
@@ -40,6 +41,15 @@ final class ParameterEncoder {
     private(set) var rawBody: Data?
     /// Placeholder name → the property's value, not yet percent-encoded.
     private(set) var pathValues: [String: String] = [:]
+    /// Comma-separated lists: the index of an item in ``queryItems`` (or of a field in ``fields``)
+    /// → its elements. The item's value holds them joined by commas, unencoded; a query or form
+    /// encodes each element and keeps the commas.
+    private(set) var queryLists: [Int: [String]] = [:]
+    private(set) var fieldLists: [Int: [String]] = [:]
+    /// The JSON of a ``Body`` property: the whole body.
+    private(set) var wholeBody: Data?
+    /// The first property the JSON body holds besides a ``Body`` one, for the error that follows.
+    private(set) var firstBodyKey: String?
 
     // Read when first needed: each getter takes the encoder's lock, and a JSON body with no
     // parameters needs none of them.
@@ -49,31 +59,48 @@ final class ParameterEncoder {
     private let jsonEncoder: JSONEncoder
     private let pathNames: Set<String>
     private let destination: Destination
+    /// How lists are written unless a property says otherwise.
+    private let arrays: ArrayEncoding
 
     /// - Parameters:
     ///   - encoder: The server's JSON encoder, whose strategies to follow.
     ///   - pathNames: Top-level properties bound to path placeholders, by Swift name.
     ///   - destination: Where the other top-level properties go.
-    init(strategiesOf encoder: JSONEncoder, pathNames: Set<String>, destination: Destination) {
+    ///   - arrays: How lists are written, unless a property is an ``EncodedArray``.
+    init(strategiesOf encoder: JSONEncoder, pathNames: Set<String>, destination: Destination, arrays: ArrayEncoding = .repeatedKeys) {
         jsonEncoder = encoder
         self.pathNames = pathNames
         self.destination = destination
+        self.arrays = arrays
     }
 
     private init(sameStrategiesAs other: ParameterEncoder) {
         jsonEncoder = other.jsonEncoder
         pathNames = []
         destination = .query
+        arrays = .repeatedKeys
     }
 
     /// Reads the properties of `value`, which must encode as a keyed container.
     func encode(_ value: some Encodable) throws {
-        try value.encode(to: ParameterEncoding(parent: self, name: nil, sink: .query, codingPath: []))
+        try value.encode(to: ParameterEncoding(parent: self, name: nil, sink: .query, codingPath: [], arrays: arrays))
     }
 
-    /// Whether a top-level property is left to the JSON body.
-    func isBodyProperty(_ key: some CodingKey) -> Bool {
-        pathNames.isEmpty || placeholder(for: key) == nil
+    /// Whether a top-level property is left to the JSON body; noted, when it is, so that a
+    /// ``Body`` property can refuse company.
+    func claimsForBody(_ key: some CodingKey) -> Bool {
+        guard pathNames.isEmpty || placeholder(for: key) == nil else { return false }
+        if firstBodyKey == nil { firstBodyKey = key.stringValue }
+        return true
+    }
+
+    /// Keeps the JSON of a ``Body`` property as the whole body.
+    func setWholeBody(_ value: any Encodable, for key: some CodingKey) throws {
+        guard wholeBody == nil else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: [key], debugDescription: "An endpoint has one @Body property, but \"\(key.stringValue)\" is a second one."))
+        }
+        wholeBody = try jsonEncoder.encode(value)
     }
 
     /// The path placeholder a top-level property binds: its Swift name (`{recordId}` for
@@ -97,9 +124,29 @@ final class ParameterEncoder {
             case .query:
                 return try encoding(for: key, sink: .query).encodeValue(placed.parameterValue)
             case .header(let name):
-                let encoding = ParameterEncoding(parent: self, name: "", sink: .header(name), codingPath: [key])
+                let encoding = ParameterEncoding(parent: self, name: "", sink: .header(name), codingPath: [key], arrays: arrays)
                 return try encoding.encodeValue(placed.parameterValue)
             }
+        }
+        if let whole = value as? any WholeBody {
+            guard destination == .raw else {
+                throw EncodingError.invalidValue(value, EncodingError.Context(
+                    codingPath: [key],
+                    debugDescription: "A @Body property is the whole JSON or raw body, but this endpoint sends \(destination.noun); give it a JSON body (Restful(…, body: .json)) or remove @Body."))
+            }
+            return try setRawBody(whole.bodyValue, for: key)
+        }
+        if let styled = value as? any StyledArray {
+            let sink: ParameterEncoding.Sink
+            switch destination {
+            case .query: sink = .query
+            case .form, .multipart: sink = .body
+            case .raw: return try setRawBody(styled.listValue, for: key)
+            case .nowhere: return
+            }
+            let encoding = ParameterEncoding(
+                parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key], arrays: styled.arrayEncoding)
+            return try encoding.encodeValue(styled.listValue)
         }
         switch destination {
         case .query: try encoding(for: key, sink: .query).encodeValue(value)
@@ -124,7 +171,7 @@ final class ParameterEncoder {
     }
 
     private func encoding(for key: some CodingKey, sink: ParameterEncoding.Sink) -> ParameterEncoding {
-        ParameterEncoding(parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key])
+        ParameterEncoding(parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key], arrays: arrays)
     }
 
     private func setRawBody(_ value: some Encodable, for key: some CodingKey) throws {
@@ -184,6 +231,46 @@ final class ParameterEncoder {
         }
     }
 
+    /// Appends one element of a comma-separated list: a new item for the first (`index` is
+    /// `nil`), else added to the item at `index`.
+    ///
+    /// - Returns: The item's index, for the next element.
+    fileprivate func appendListElement(_ value: String, as name: String, sink: ParameterEncoding.Sink, to index: Int?) -> Int {
+        switch sink {
+        case .query:
+            if let index {
+                queryItems[index].value += "," + value
+                queryLists[index, default: []].append(value)
+                return index
+            }
+            queryItems.append((name, value))
+            queryLists[queryItems.count - 1] = [value]
+            return queryItems.count - 1
+        case .body, .header:
+            if let index {
+                fields[index].value = .text(fields[index].value.text + "," + value)
+                fieldLists[index, default: []].append(value)
+                return index
+            }
+            fields.append((name, .text(value)))
+            fieldLists[fields.count - 1] = [value]
+            return fields.count - 1
+        }
+    }
+
+    /// The text values of `value`, encoded on their own: one for a plain value, one per element
+    /// for a list of plain values; an error for an object.
+    fileprivate func plainValues(of value: some Encodable, at codingPath: [any CodingKey]) throws -> [String] {
+        let capture = ParameterEncoder(sameStrategiesAs: self)
+        try ParameterEncoding(parent: capture, name: "", sink: .query, codingPath: codingPath, arrays: .repeatedKeys).encodeValue(value)
+        guard capture.queryItems.allSatisfy({ $0.name.isEmpty }) else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "A comma-separated list holds plain values such as strings and numbers, not objects."))
+        }
+        return capture.queryItems.map(\.value)
+    }
+
     fileprivate func append(_ file: MultipartFile, as name: String?, sink: ParameterEncoding.Sink, at codingPath: [any CodingKey]) throws {
         guard let name, case .body = sink, destination == .multipart else {
             throw EncodingError.invalidValue(file.filename, EncodingError.Context(
@@ -195,7 +282,7 @@ final class ParameterEncoder {
 
     fileprivate func bindPath(_ value: some Encodable, for key: some CodingKey, placeholder: String) throws {
         let capture = ParameterEncoder(sameStrategiesAs: self)
-        try ParameterEncoding(parent: capture, name: "", sink: .query, codingPath: [key]).encodeValue(value)
+        try ParameterEncoding(parent: capture, name: "", sink: .query, codingPath: [key], arrays: .repeatedKeys).encodeValue(value)
         switch capture.queryItems.count {
         case 0:
             return  // nothing encoded (an empty list, say): reported as a missing placeholder value
@@ -266,6 +353,8 @@ private struct ParameterEncoding: Encoder {
     let name: String?
     let sink: Sink
     let codingPath: [any CodingKey]
+    /// How a list below this value is written.
+    let arrays: ArrayEncoding
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -283,13 +372,26 @@ private struct ParameterEncoding: Encoder {
     func child(for key: some CodingKey) -> ParameterEncoding {
         let keyName = parent.name(for: key, at: codingPath)
         let childName = name.map { "\($0)[\(keyName)]" } ?? keyName
-        return ParameterEncoding(parent: parent, name: childName, sink: sink, codingPath: codingPath + [key])
+        return ParameterEncoding(parent: parent, name: childName, sink: sink, codingPath: codingPath + [key], arrays: arrays)
     }
 
-    /// The encoder for an array element: the same name, so the key repeats.
+    /// The encoder for an array element: the same name, so the key repeats; with `[]` for
+    /// ``ArrayEncoding/brackets``. Headers and path values keep their lists as they are.
     func element(at index: Int) -> ParameterEncoding {
-        ParameterEncoding(parent: parent, name: name, sink: sink, codingPath: codingPath + [IndexKey(intValue: index)])
+        var elementName = name
+        if arrays.kind == .brackets, isNamedField, let name { elementName = name + "[]" }
+        return ParameterEncoding(parent: parent, name: elementName, sink: sink, codingPath: codingPath + [IndexKey(intValue: index)], arrays: arrays)
     }
+
+    /// Whether this value is a named query parameter or body field, whose lists follow ``arrays``.
+    var isNamedField: Bool {
+        guard let name, !name.isEmpty else { return false }
+        if case .header = sink { return false }
+        return true
+    }
+
+    /// Whether a list here is one comma-separated value.
+    var joinsLists: Bool { arrays.kind == .commaSeparated && isNamedField }
 
     func write(_ text: String) throws {
         try parent.append(text, as: name, sink: sink, at: codingPath)
@@ -320,7 +422,7 @@ private struct ParameterEncoding: Encoder {
     func child(forDictionaryKey key: String) -> ParameterEncoding {
         ParameterEncoding(
             parent: parent, name: name.map { "\($0)[\(key)]" } ?? key, sink: sink,
-            codingPath: codingPath + [DictionaryKey(key)])
+            codingPath: codingPath + [DictionaryKey(key)], arrays: arrays)
     }
 }
 
@@ -394,10 +496,13 @@ private struct KeyedParameterContainer<Key: CodingKey>: KeyedEncodingContainerPr
     mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.child(for: key) }
 }
 
-/// Array elements: each one is written under the array's own name, so the key repeats.
+/// Array elements: each one is written under the array's own name, so the key repeats (with `[]`
+/// for ``ArrayEncoding/brackets``), or joined into one comma-separated value.
 private struct UnkeyedParameterContainer: UnkeyedEncodingContainer {
     let encoder: ParameterEncoding
     private(set) var count = 0
+    /// The comma-separated item the elements go into, once the first has been written.
+    private var listIndex: Int?
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     init(encoder: ParameterEncoding) {
@@ -409,7 +514,13 @@ private struct UnkeyedParameterContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { count += 1 }
 
     mutating func encode<Value: Encodable>(_ value: Value) throws {
-        try element.encodeValue(value)
+        if encoder.joinsLists, let name = encoder.name {
+            for text in try encoder.parent.plainValues(of: value, at: element.codingPath) {
+                listIndex = encoder.parent.appendListElement(text, as: name, sink: encoder.sink, to: listIndex)
+            }
+        } else {
+            try element.encodeValue(value)
+        }
         count += 1
     }
 
@@ -480,5 +591,18 @@ extension ParameterEncoder.Field {
     /// The text of a text field; a form never holds files (the encoder refuses them).
     var text: String {
         if case .text(let text) = self { text } else { "" }
+    }
+}
+
+extension ParameterEncoder.Destination {
+    /// What an endpoint with this destination sends, for error messages.
+    var noun: String {
+        switch self {
+        case .query: "no body (its properties form the query string)"
+        case .form: "a form body"
+        case .multipart: "a multipart body"
+        case .raw: "a raw body"
+        case .nowhere: "a JSON body"
+        }
     }
 }

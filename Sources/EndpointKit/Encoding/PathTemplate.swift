@@ -7,6 +7,9 @@ struct PathTemplate: Sendable {
         /// Literal text, already percent-encoded where a URL may not hold it as it is.
         case literal(String)
         case placeholder(String)
+        /// `{+name}`: RFC 6570's reserved expansion, kept to a path: the value's `/` separate
+        /// segments, each one percent-encoded.
+        case segments(String)
     }
 
     private let parts: [Part]
@@ -48,9 +51,15 @@ struct PathTemplate: Sendable {
                 let nameStart = utf8.index(after: index)
                 guard let close = utf8[nameStart...].firstIndex(where: { $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "{") }),
                       utf8[close] == UInt8(ascii: "}"), close > nameStart else { return nil }
-                let name = String(path[nameStart..<close])
+                var name = String(path[nameStart..<close])
                 parts.append(.literal(String(PercentEncoding.escapingDisallowed(in: path[literalStart..<index]))))
-                parts.append(.placeholder(name))
+                if name.hasPrefix("+") {
+                    name.removeFirst()
+                    guard !name.isEmpty else { return nil }
+                    parts.append(.segments(name))
+                } else {
+                    parts.append(.placeholder(name))
+                }
                 names.insert(name)
                 index = utf8.index(after: close)
                 literalStart = index
@@ -70,7 +79,11 @@ struct PathTemplate: Sendable {
     /// the characters a URL may not hold in the literal text percent-encoded (`my files` →
     /// `my%20files`), appended to `url`.
     ///
-    /// - Returns: The first placeholder whose value is missing, empty, `.` or `..`, or `nil`.
+    /// A `{+name}` placeholder's value is several segments: `library/ubuntu` →
+    /// `library/ubuntu`, `a b/c` → `a%20b/c`; each segment obeys the rules of a `{name}` value.
+    ///
+    /// - Returns: The first placeholder whose value is missing, empty, `.` or `..` (or, for
+    ///   `{+name}`, has such a segment), or `nil`.
     func render(with values: [String: String], into url: inout String) -> MissingValue? {
         for part in parts {
             switch part {
@@ -78,17 +91,32 @@ struct PathTemplate: Sendable {
                 url += text
             case .placeholder(let name):
                 guard let value = values[name] else { return MissingValue(name: name, problem: .missing) }
-                // `.` and `..` have no literal spelling in RFC 3986: `%2E%2E` is turned back into a
-                // dot segment by WHATWG URL parsers (browsers, Node, many proxies), so the route
-                // would climb. Refuse them rather than send them.
-                switch value {
-                case "": return MissingValue(name: name, problem: .empty)
-                case ".", "..": return MissingValue(name: name, problem: .dotSegment(value))
-                default: url += PercentEncoding.encode(value)
+                if let problem = Self.append(segment: value[...], to: &url) { return MissingValue(name: name, problem: problem) }
+            case .segments(let name):
+                guard let value = values[name] else { return MissingValue(name: name, problem: .missing) }
+                for (index, segment) in value.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
+                    if index > 0 { url += "/" }
+                    if let problem = Self.append(segment: segment, to: &url) {
+                        return MissingValue(name: name, problem: problem, inSegments: value)
+                    }
                 }
             }
         }
         return nil
+    }
+
+    /// Appends one percent-encoded path segment, or says why it cannot be one.
+    private static func append(segment: Substring, to url: inout String) -> MissingValue.Problem? {
+        // `.` and `..` have no literal spelling in RFC 3986: `%2E%2E` is turned back into a dot
+        // segment by WHATWG URL parsers (browsers, Node, many proxies), so the route would climb.
+        // Refuse them rather than send them.
+        switch segment {
+        case "": return .empty
+        case ".", "..": return .dotSegment(String(segment))
+        default:
+            url += PercentEncoding.encode(String(segment))
+            return nil
+        }
     }
 
     /// A placeholder the endpoint gave no usable value for.
@@ -101,5 +129,7 @@ struct PathTemplate: Sendable {
 
         let name: String
         let problem: Problem
+        /// The whole value of a `{+name}` placeholder one of whose segments is the problem.
+        var inSegments: String?
     }
 }

@@ -41,7 +41,7 @@ enum RequestBuilder {
     static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> PreparedRequest {
         let restful = endpoint.endpoint
         let method = restful.method
-        let base = server.plan.base(version: restful.version)
+        let base = server.plan.base(version: restful.version, prefix: restful.prefix)
         func failure(_ reason: String, _ underlying: (any Error)? = nil) -> EndpointError {
             EndpointError(
                 kind: .invalidRequest, endpoint: label(restful, prefix: base.prefix), reason: reason, underlyingError: underlying)
@@ -50,20 +50,30 @@ enum RequestBuilder {
         guard let template = PathTemplate.parsed(restful.path) else {
             throw failure("the path template \"\(restful.path)\" has unbalanced braces or an empty {}")
         }
-        let format = restful.body ?? (method.sendsParametersInBody ? .json : nil)
+        var format = restful.body ?? (method.sendsParametersInBody ? .json : nil)
+        if format?.kind == .empty { format = nil }  // no body: the properties form the query
         if format != nil && (method == .get || method == .head) {
             throw failure("a \(method) request cannot carry a body (URLSession refuses it); remove body: from its Restful value")
         }
         let parameters = ParameterEncoder(
-            strategiesOf: server.encoder, pathNames: template.names, destination: destination(for: format?.kind))
-        let json: Data?
+            strategiesOf: server.encoder, pathNames: template.names, destination: destination(for: format?.kind),
+            arrays: server.arrayEncoding)
+        var json: Data?
         do {
             if format?.kind == .json {
                 json = try server.encoder.encode(BodyEncoding(value: endpoint, parameters: parameters))
+                if let whole = parameters.wholeBody {
+                    if let other = parameters.firstBodyKey {
+                        throw WrittenBody.Problem(reason: "\(E.self) sends its @Body property as the whole body, so the property \"\(other)\" has no place in it: mark it @QueryItem or @HeaderField, or name it in the path")
+                    }
+                    json = whole
+                }
             } else {
                 try parameters.encode(endpoint)
                 json = nil
             }
+        } catch let problem as WrittenBody.Problem {
+            throw failure(problem.reason)
         } catch {
             let what = format?.kind == .json ? "body" : "parameters"
             throw failure("the \(what) could not be encoded: \(describe(error))", error)
@@ -72,18 +82,22 @@ enum RequestBuilder {
         var urlString = base.url
         urlString += "/"
         if let missing = template.render(with: parameters.pathValues, into: &urlString) {
-            switch missing.problem {
-            case .empty:
+            switch (missing.problem, missing.inSegments) {
+            case (.empty, nil):
                 throw failure("the path parameter \"\(missing.name)\" is an empty string")
-            case .dotSegment(let value):
+            case (.dotSegment(let value), nil):
                 throw failure("the path parameter \"\(missing.name)\" is \"\(value)\", a dot segment that would climb the path; it cannot be sent as a path value")
-            case .missing:
+            case (.empty, let value?):
+                throw failure("the path parameter {+\(missing.name)} is \"\(value)\", which has an empty segment (a leading, trailing or doubled \"/\")")
+            case (.dotSegment(let segment), let value?):
+                throw failure("the path parameter {+\(missing.name)} is \"\(value)\", whose segment \"\(segment)\" would climb the path; it cannot be sent as a path value")
+            case (.missing, _):
                 throw failure("the path placeholder {\(missing.name)} has no value: \(E.self) needs a non-nil property named \"\(missing.name)\" (its Swift name or its coding key)")
             }
         }
         if !parameters.queryItems.isEmpty {
             urlString += template.hasQuery ? "&" : "?"  // a template may carry a fixed query
-            urlString += formEncoded(parameters.queryItems)
+            urlString += formEncoded(parameters.queryItems, lists: parameters.queryLists)
         }
         // Every part is percent-encoded already (see `PercentEncoding.escapingDisallowed`), so this
         // parses on every OS; a failure is still an error, never a request to some other URL.
@@ -94,13 +108,16 @@ enum RequestBuilder {
         // The server's headers were validated, and `Accept` defaulted, when they were set.
         if let problem = server.plan.headerProblem { throw failure(problem) }
         var headers = server.plan.headers
+        var endpointContentType: String?
         for (name, value) in E.headers {
             if let problem = HeaderRules.problem(name: name, value: value) { throw failure(problem) }
             HeaderRules.set(value, for: name, in: &headers)
+            if HeaderRules.sameName(name, "Content-Type") { endpointContentType = value }
         }
         for (name, value) in parameters.headers {
             if let problem = HeaderRules.problem(name: name, value: value) { throw failure(problem) }
             HeaderRules.set(value, for: name, in: &headers)
+            if HeaderRules.sameName(name, "Content-Type") { endpointContentType = value }
         }
 
         var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful, prefix: base.prefix)
@@ -116,13 +133,52 @@ enum RequestBuilder {
             } catch {
                 throw failure("the multipart body could not be written: \(describe(error))", error)
             }
-            // The body format decides, whatever the headers said.
-            HeaderRules.set(written.contentType, for: "Content-Type", in: &headers)
+            // The format's type replaces the server's; the endpoint's own `Content-Type` stays, but a
+            // multipart body's boundary must be the one EndpointKit wrote.
+            if endpointContentType == nil {
+                HeaderRules.set(written.contentType, for: "Content-Type", in: &headers)
+            } else if format.kind == .multipart {
+                throw failure("\(E.self) sets its own Content-Type, but a multipart body's Content-Type names its boundary and is set by EndpointKit; remove the header")
+            }
             prepared.request.httpBody = written.data
             prepared.pendingBody = written.pending
         }
         prepared.request.allHTTPHeaderFields = headers
         return prepared
+    }
+
+    /// Points a prepared request at `url`, a URL the server handed out (`Location`, a `Link`,
+    /// `Next-Page`): absolute, or relative to the server's base URL. Only `http` and `https` are
+    /// allowed, never from an `https` server down to `http`; off the server's origin the request
+    /// loses `Authorization`, `Proxy-Authorization` and `Cookie` (authorization middlewares
+    /// add nothing there either).
+    static func retarget(_ prepared: inout PreparedRequest, to url: URL, on server: Server) throws(EndpointError) {
+        let label = label(prepared.restful, prefix: prepared.prefix)
+        func failure(_ reason: String) -> EndpointError {
+            EndpointError(kind: .invalidRequest, endpoint: label, reason: reason)
+        }
+        let target: URL?
+        if url.scheme != nil || url.baseURL != nil {
+            target = url.absoluteURL
+        } else {
+            let base = server.plan.base(version: prepared.restful.version, prefix: prepared.restful.prefix).url + "/"
+            let escaped = String(PercentEncoding.escapingDisallowed(in: url.relativeString[...], isReference: true))
+            target = URL(string: escaped, relativeTo: URL(string: base))?.absoluteURL
+        }
+        guard let target, target.host != nil else {
+            throw failure("the URL \"\(url.relativeString)\" to call it at cannot be resolved against \(server.origin.absoluteString)")
+        }
+        let scheme = target.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw failure("the URL \"\(target.absoluteString)\" to call it at is not http or https; nothing was sent")
+        }
+        if server.origin.scheme?.lowercased() == "https" && scheme == "http" {
+            throw failure("the URL \"\(target.absoluteString)\" to call it at would downgrade the server's https to http; nothing was sent")
+        }
+        prepared.request.url = target
+        if let stripped = Redirect.removingCredentials(prepared.request, leaving: server.origin, scope: CallScope()) {
+            prepared.request = stripped
+        }
     }
 
     private static func destination(for format: BodyFormat.Kind?) -> ParameterEncoder.Destination {
@@ -132,6 +188,7 @@ enum RequestBuilder {
         case .form: .form
         case .multipart: .multipart
         case .raw: .raw
+        case .empty: .query
         }
     }
 
@@ -144,14 +201,19 @@ enum RequestBuilder {
         path.hasPrefix("/") ? String(path.drop(while: { $0 == "/" })) : path
     }
 
-    /// `name=value&…`, percent-encoded: the query string, and the body of a form.
-    static func formEncoded(_ items: [(name: String, value: String)]) -> String {
+    /// `name=value&…`, percent-encoded: the query string, and the body of a form. An item with
+    /// an entry in `lists` is a comma-separated list: each element is encoded, the commas kept.
+    static func formEncoded(_ items: [(name: String, value: String)], lists: [Int: [String]] = [:]) -> String {
         var query = ""
-        for (name, value) in items {
+        for (index, (name, value)) in items.enumerated() {
             if !query.isEmpty { query += "&" }
             query += PercentEncoding.encode(name)
             query += "="
-            query += PercentEncoding.encode(value)
+            if let elements = lists[index] {
+                query += elements.map(PercentEncoding.encode).joined(separator: ",")
+            } else {
+                query += PercentEncoding.encode(value)
+            }
         }
         return query
     }

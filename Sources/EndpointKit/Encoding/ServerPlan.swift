@@ -12,7 +12,8 @@ final class ServerPlan: Sendable {
         let prefix: String
     }
 
-    private let origin: String
+    /// The origin without a trailing slash, e.g. `https://example.com/base`.
+    let origin: String
     private let pathPrefix: String
     /// Bases by version, filled in as versions are used.
     private let bases = Locked<[Int: Base]>([:])
@@ -35,8 +36,12 @@ final class ServerPlan: Sendable {
         self.headers = defaulted
     }
 
-    /// The start of the URL for `version`.
-    func base(version: Int) -> Base {
+    /// The start of the URL for `version`, under the server's prefix or the endpoint's own.
+    func base(version: Int, prefix ownPrefix: String? = nil) -> Base {
+        if let ownPrefix {
+            let prefix = Self.expandedPrefix(ownPrefix, version: version)
+            return Base(url: origin + prefix, prefix: prefix)
+        }
         if let known = bases.withLock({ $0[version] }) { return known }
         let prefix = Self.expandedPrefix(pathPrefix, version: version)
         let base = Base(url: origin + prefix, prefix: prefix)

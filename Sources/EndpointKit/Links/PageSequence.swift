@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The pages of a ``PaginatedEndpoint``, fetched one at a time as they are iterated.
+///
+/// Create it with ``PaginatedEndpoint/pages(on:maximumPages:)``:
+///
+/// ```swift
+/// for try await page in ListRecords(bucket: "b", collection: "c").pages() {
+///     print(page.statusCode, page.payload.data.count)
+/// }
+/// ```
+public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
+    /// Each page: its payload with the response's status and headers.
+    public typealias Element = Response<E.ReturnPayloadType>
+
+    let first: E
+    let server: Server?
+    let maximumPages: Int
+
+    /// An iterator that fetches the first page on its first `next()`.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(sequence: self)
+    }
+
+    /// Fetches the next page when asked for it.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let sequence: PageSequence
+        /// What to fetch next; `nil` once the sequence has ended.
+        private var upcoming: Upcoming?
+        private var fetched = 0
+        /// The requests of the pages fetched so far, to notice a server that hands one out again.
+        private var seen: Set<RequestSignature> = []
+
+        private enum Upcoming {
+            case endpoint(E)
+            case url(URL, from: E)
+        }
+
+        init(sequence: PageSequence) {
+            self.sequence = sequence
+            upcoming = .endpoint(sequence.first)
+        }
+
+        /// The next page, or `nil` after the last one.
+        ///
+        /// - Throws: The call's error (``EndpointError`` or `CancellationError`), or
+        ///   ``EndpointError/Kind/paginationFailed`` when the server loops; the sequence then ends.
+        public mutating func next() async throws -> Response<E.ReturnPayloadType>? {
+            guard let current = upcoming else { return nil }
+            upcoming = nil  // an error below ends the sequence
+            try Task.checkCancellation()
+            let server = try sequence.server ?? sequence.first.defaultServer()
+            if fetched >= sequence.maximumPages {
+                throw failure("the server handed out more than \(sequence.maximumPages) pages (raise maximumPages if it really has that many)", at: current)
+            }
+            let page: Response<E.ReturnPayloadType>
+            let endpoint: E
+            switch current {
+            case .endpoint(let value):
+                endpoint = value
+                page = try await value.perform(on: server, at: nil)
+            case .url(let url, let value):
+                endpoint = value
+                page = try await value.perform(on: server, at: url)
+            }
+            fetched += 1
+            guard seen.insert(RequestSignature(page.request)).inserted else {
+                throw failure("page \(fetched) repeats a page already fetched (\(ResponseDecoder.label(for: page.request))), so the server's pages would never end", at: current)
+            }
+            switch try E.pagination.next(endpoint, page) {
+            case .url(let url)?: upcoming = .url(url, from: endpoint)
+            case .endpoint(let next)?: upcoming = .endpoint(next)
+            case nil: break
+            }
+            return page
+        }
+
+        private func failure(_ reason: String, at current: Upcoming) -> EndpointError {
+            let endpoint = switch current {
+            case .endpoint(let value), .url(_, let value): value.endpoint.description
+            }
+            return EndpointError(kind: .paginationFailed, endpoint: endpoint, reason: reason)
+        }
+    }
+}
+
+/// What makes two page requests the same: method, URL and body.
+struct RequestSignature: Hashable {
+    let method: String
+    let url: String
+    let body: Data?
+
+    init(_ request: URLRequest) {
+        method = request.httpMethod ?? "GET"
+        url = request.url?.absoluteString ?? ""
+        body = request.httpBody
+    }
+}
