@@ -65,3 +65,31 @@ extension Server {
 extension URLRequest {
     var bodyText: String? { httpBody.map { String(decoding: $0, as: UTF8.self) } }
 }
+
+/// A transport that answers each request with what `answer` returns, and records the requests.
+final class ClosureTransport: HTTPTransport, Sendable {
+    private let answer: @Sendable (URLRequest) throws -> (status: Int, headers: [String: String], body: String)
+    private let recorded = Locked<[URLRequest]>([])
+
+    init(_ answer: @escaping @Sendable (URLRequest) throws -> (status: Int, headers: [String: String], body: String)) {
+        self.answer = answer
+    }
+
+    var requests: [URLRequest] { recorded.value }
+    var urls: [String] { requests.map { $0.url?.absoluteString ?? "" } }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        recorded.withLock { $0.append(request) }
+        let (status, headers, body) = try answer(request)
+        var all = headers
+        if all["Content-Type"] == nil { all["Content-Type"] = "application/json" }
+        return (Data(body.utf8), HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: all)!)
+    }
+}
+
+extension URLRequest {
+    /// The query item `name`'s value, percent-decoded.
+    func query(_ name: String) -> String? {
+        url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value }
+    }
+}

@@ -38,8 +38,9 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         if value is Restful { return }
-        if !(value is any PlacedParameter), parameters.claimsForBody(key) {
-            if let whole = value as? any WholeBody {
+        let whole = value as? any WholeBody
+        if !(value is any PlacedParameter), parameters.claimsForBody(key, asWholeBody: whole != nil) {
+            if let whole {
                 return try parameters.setWholeBody(whole.bodyValue, for: key)
             }
             try base.encode(value, forKey: key)

@@ -88,9 +88,9 @@ final class ParameterEncoder {
 
     /// Whether a top-level property is left to the JSON body; noted, when it is, so that a
     /// ``Body`` property can refuse company.
-    func claimsForBody(_ key: some CodingKey) -> Bool {
+    func claimsForBody(_ key: some CodingKey, asWholeBody: Bool = false) -> Bool {
         guard pathNames.isEmpty || placeholder(for: key) == nil else { return false }
-        if firstBodyKey == nil { firstBodyKey = key.stringValue }
+        if firstBodyKey == nil && !asWholeBody { firstBodyKey = key.stringValue }
         return true
     }
 

@@ -165,11 +165,11 @@ enum RequestBuilder {
             let escaped = String(PercentEncoding.escapingDisallowed(in: url.relativeString[...], isReference: true))
             target = URL(string: escaped, relativeTo: URL(string: base))?.absoluteURL
         }
-        guard let target, target.host != nil else {
+        guard let target else {
             throw failure("the URL \"\(url.relativeString)\" to call it at cannot be resolved against \(server.origin.absoluteString)")
         }
         let scheme = target.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https" else {
+        guard scheme == "http" || scheme == "https", target.host != nil else {
             throw failure("the URL \"\(target.absoluteString)\" to call it at is not http or https; nothing was sent")
         }
         if server.origin.scheme?.lowercased() == "https" && scheme == "http" {
