@@ -48,6 +48,15 @@ Routes (any method):
                                  with until=N, stops waiting once N calls for key waited at once
                                  that are waiting at the same time
   /concurrency/KEY               {"max": n}: the most /slow calls for KEY that waited at once
+  /pages/link?page=&per=&total=&loop=&fail_at=
+                                 a JSON array page of numbers with a relative Link rel="next" (loop=1:
+                                 page 2's next is page 2 again; fail_at=N: page N answers 500)
+  /pages/next-page?_token=       Kinto-style {"data": [...]} with an absolute Next-Page header
+  /pages/cursor?cursor=          {"items": [...], "next_cursor": ...} (two pages, then null)
+  /pages/number?page=            a JSON array page, empty after page 3
+  /etag/KEY?version=             {"key", "version"} with ETag "KEY-version"; 304 to a matching
+                                 If-None-Match; /etag-count/KEY says how many 200s and 304s it sent
+  /upload-start/NAME...          202 with a relative Location for an upload session (which echoes)
   anything else                  200 JSON echo: method, raw request target, decoded path, parsed
                                  query, headers (lowercased names) and body text
 """
@@ -230,6 +239,27 @@ class Handler(BaseHTTPRequestHandler):
             with STATE_LOCK:
                 active["now"] -= 1
             self.reply(200, "application/json", json.dumps({"slept": seconds}).encode())
+        elif route.startswith("/pages/"):
+            self.pages(route[len("/pages/"):], query)
+        elif route.startswith("/etag/"):
+            key = route[len("/etag/"):]
+            etag = '"%s-%s"' % (key, query.get("version", ["1"])[0])
+            with STATE_LOCK:
+                counts = ETAGS.setdefault(key, {"full": 0, "not_modified": 0})
+                unchanged = self.headers.get("If-None-Match") == etag
+                counts["not_modified" if unchanged else "full"] += 1
+            if unchanged:
+                return self.reply(304, None, b"", {"ETag": etag})
+            self.reply(200, "application/json", json.dumps({"key": key, "version": query.get("version", ["1"])[0]}).encode(),
+                       {"ETag": etag})
+        elif route.startswith("/etag-count/"):
+            with STATE_LOCK:
+                counts = dict(ETAGS.get(route[len("/etag-count/"):], {"full": 0, "not_modified": 0}))
+            self.reply(200, "application/json", json.dumps(counts).encode())
+        elif route.startswith("/upload-start/"):
+            name = route[len("/upload-start/"):]
+            self.reply(202, None, b"", {"Location": "/v2/%s/blobs/uploads/session-1?_state=s%%2B1" % name,
+                                         "Docker-Upload-UUID": "session-1"})
         elif route.startswith("/concurrency/"):
             with STATE_LOCK:
                 seen = CONCURRENCY.get(route[len("/concurrency/"):], {"max": 0})["max"]
@@ -243,6 +273,40 @@ class Handler(BaseHTTPRequestHandler):
                 "headers": {name.lower(): value for name, value in self.headers.items()},
                 "body": body.decode("utf-8", "replace"),
             }).encode())
+
+    def pages(self, kind, query):
+        def number(name, default):
+            return int(query.get(name, [str(default)])[0])
+        if kind == "link":
+            page, per, total = number("page", 1), number("per", 2), number("total", 5)
+            if page == number("fail_at", 0):
+                return self.reply(500, "application/json", b'{"error":"page failed"}')
+            items = list(range((page - 1) * per + 1, min(page * per, total) + 1))
+            headers = {}
+            if page * per < total:
+                following = 2 if query.get("loop") == ["1"] and page >= 2 else page + 1
+                rest = urllib.parse.urlencode({k: v[0] for k, v in query.items() if k != "page"})
+                headers["Link"] = '</pages/link?page=%d&%s>; rel="next", </pages/link?page=1&%s>; rel="first"' % (following, rest, rest)
+            return self.reply(200, "application/json", json.dumps(items).encode(), headers)
+        if kind == "next-page":
+            token = query.get("_token", [""])[0]
+            pages = {"": (["a", "b"], "t+1"), "t+1": (["c", "d"], "t/2"), "t/2": (["e"], None)}
+            data, following = pages[token]
+            headers = {}
+            if following:
+                headers["Next-Page"] = "http://127.0.0.1:%d/pages/next-page?_limit=2&_token=%s" % (
+                    self.server.server_address[1], urllib.parse.quote(following, safe=""))
+            return self.reply(200, "application/json", json.dumps({"data": data}).encode(), headers)
+        if kind == "cursor":
+            cursor = query.get("cursor", [""])[0]
+            pages = {"": (["x1", "x2"], "c:2"), "c:2": (["x3"], None)}
+            items, following = pages[cursor]
+            return self.reply(200, "application/json", json.dumps({"items": items, "next_cursor": following}).encode())
+        if kind == "number":
+            page = number("page", 1)
+            items = [page * 10, page * 10 + 1] if page <= 3 else []
+            return self.reply(200, "application/json", json.dumps(items).encode())
+        self.reply(404, "application/json", b'{"error":"no such pages"}')
 
     def whoami(self, query):
         authorization = self.headers.get("Authorization", "")
@@ -354,6 +418,7 @@ SEEN = []
 FTP_LOG = {"connections": 0, "commands": []}
 BOMBS = {}
 CONCURRENCY = {}
+ETAGS = {}
 BOMB_LOCK = threading.Lock()
 
 
