@@ -57,7 +57,7 @@ import Testing
         #expect(session.absoluteString == "\(try LoopbackServer.shared().origin.absoluteString)/v2/library/ubuntu/blobs/uploads/session-1?_state=s%2B1")
         let echo = try await FinishUpload(digest: "sha256:1", blob: Data("layer".utf8)).call(at: session, on: server)
         #expect(echo.method == "PUT")
-        #expect(echo.target == "/v2/library/ubuntu/blobs/uploads/session-1?_state=s%2B1")
+        #expect(echo.target == "/v2/library/ubuntu/blobs/uploads/session-1?_state=s%2B1&digest=sha256%3A1")  // @QueryItem follows
         #expect(echo.body == "layer")
         #expect(echo.headers["content-type"] == "application/octet-stream")
         let start = try await Seen(prefix: "/upload-start/library/ubuntu").call(on: server)
@@ -171,7 +171,8 @@ import Testing
     }
 
     @Test func `a whole-body array and an empty POST arrive as sent`() async throws {
-        let server = try LoopbackServer.shared().server()
+        var server = try LoopbackServer.shared().server()
+        server.encoder.outputFormatting = .sortedKeys
         let patch = try await JSONPatch(operations: [Operation(op: "remove", path: "/a")]).call(on: server)
         #expect(patch.body == #"[{"op":"remove","path":"\/a"}]"#)
         let empty = try await EmptyPost().call(on: server)

@@ -46,6 +46,9 @@ final class ParameterEncoder {
     /// encodes each element and keeps the commas.
     private(set) var queryLists: [Int: [String]] = [:]
     private(set) var fieldLists: [Int: [String]] = [:]
+    /// The positions in ``queryItems`` of `@QueryItem` properties, which a call at a URL the
+    /// server handed out still adds to its query.
+    private(set) var placedQueryIndices: [Int] = []
     /// The JSON of a ``Body`` property: the whole body.
     private(set) var wholeBody: Data?
     /// The first property the JSON body holds besides a ``Body`` one, for the error that follows.
@@ -122,7 +125,10 @@ final class ParameterEncoder {
         if let placed = value as? any PlacedParameter {
             switch placed.placement {
             case .query:
-                return try encoding(for: key, sink: .query).encodeValue(placed.parameterValue)
+                let start = queryItems.count
+                try encoding(for: key, sink: .query).encodeValue(placed.parameterValue)
+                placedQueryIndices += start..<queryItems.count
+                return
             case .header(let name):
                 let encoding = ParameterEncoding(parent: self, name: "", sink: .header(name), codingPath: [key], arrays: arrays)
                 return try encoding.encodeValue(placed.parameterValue)

@@ -14,6 +14,8 @@ struct PreparedRequest: Sendable {
     var pendingBody: MultipartBody?
     /// The server's path prefix with the version filled in, for error messages.
     var prefix: String
+    /// The `@QueryItem` properties as a query, for a call at a URL the server handed out.
+    var placedQuery = ""
 
     /// Streams a pending multipart body to its temporary file, off the cooperative threads.
     mutating func writePendingBody() async throws(EndpointError) {
@@ -121,6 +123,12 @@ enum RequestBuilder {
         }
 
         var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful, prefix: base.prefix)
+        if !parameters.placedQueryIndices.isEmpty {
+            let items = parameters.placedQueryIndices.map { parameters.queryItems[$0] }
+            var lists: [Int: [String]] = [:]
+            for (position, index) in parameters.placedQueryIndices.enumerated() { lists[position] = parameters.queryLists[index] }
+            prepared.placedQuery = formEncoded(items, lists: lists)
+        }
         if method != .get {
             prepared.request.httpMethod = method.rawValue  // GET is the default, and setting it costs
         }
@@ -148,7 +156,10 @@ enum RequestBuilder {
     }
 
     /// Points a prepared request at `url`, a URL the server handed out (`Location`, a `Link`,
-    /// `Next-Page`): absolute, or relative to the server's base URL. Only `http` and `https` are
+    /// `Next-Page`): absolute, or relative to the server's base URL. Its query is kept, and the
+    /// endpoint's `@QueryItem` properties follow it (a registry's `digest` after the upload
+    /// session's `_state`); the endpoint's other query parameters are not added, since a URL the
+    /// server handed out already carries what it needs. Only `http` and `https` are
     /// allowed, never from an `https` server down to `http`; off the server's origin the request
     /// loses `Authorization`, `Proxy-Authorization` and `Cookie` (authorization middlewares
     /// add nothing there either).
@@ -175,7 +186,17 @@ enum RequestBuilder {
         if server.origin.scheme?.lowercased() == "https" && scheme == "http" {
             throw failure("the URL \"\(target.absoluteString)\" to call it at would downgrade the server's https to http; nothing was sent")
         }
-        prepared.request.url = target
+        if !prepared.placedQuery.isEmpty {
+            var text = target.absoluteString
+            if let fragment = text.firstIndex(of: "#") { text = String(text[..<fragment]) }
+            text += (target.query == nil ? "?" : (text.hasSuffix("?") || text.hasSuffix("&") ? "" : "&")) + prepared.placedQuery
+            guard let withQuery = URL(string: text) else {
+                throw failure("\"\(text)\" is not a valid URL")
+            }
+            prepared.request.url = withQuery
+        } else {
+            prepared.request.url = target
+        }
         if let stripped = Redirect.removingCredentials(prepared.request, leaving: server.origin, scope: CallScope()) {
             prepared.request = stripped
         }

@@ -11,8 +11,10 @@ extension Endpoint {
     /// `url` replaces the endpoint's path and query and is sent as given, query included: a
     /// registry's upload session (``Response/location``), a `Link` header's next page
     /// (``Response/links``), Kinto's `Next-Page`. The endpoint brings everything else: method, body,
-    /// headers, and the server's middlewares, coders and limits. A relative `url` is resolved
-    /// against the server's base URL (origin and path prefix).
+    /// headers, and the server's middlewares, coders and limits. Its ``QueryItem`` properties are
+    /// added after the URL's own query (the registry's `digest` after the session's `_state`);
+    /// its other query parameters are not, since the server's URL already carries them. A
+    /// relative `url` is resolved against the endpoint's base URL (origin and path prefix).
     ///
     /// ```swift
     /// let started = try await StartUpload(name: "library/ubuntu").callWithMetadata()

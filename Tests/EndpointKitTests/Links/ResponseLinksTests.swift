@@ -40,11 +40,29 @@ import Testing
         try await FinishUpload(name: "library/ubuntu", digest: "sha256:1", blob: Data("blob".utf8))
             .call(at: location, on: .stub(transport))
         let request = try #require(transport.requests.first)
-        #expect(request.url == location)  // the endpoint's own path and query (?digest=) are not added
+        #expect(request.url?.absoluteString == location.absoluteString + "&digest=sha256%3A1")  // @QueryItem follows the URL's query
         #expect(request.httpMethod == "PUT")
         #expect(request.httpBody == Data("blob".utf8))
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
         #expect(request.value(forHTTPHeaderField: "X-Trace") == "t-1")
+    }
+
+    @Test func `only QueryItem properties are added to the URL's query`() async throws {
+        struct Page: Endpoint {
+            let endpoint = Restful(.get, "items")
+            var perPage = 30
+            @QueryItem var fields: [String] = ["a", "b"]
+            typealias ReturnPayloadType = EmptyPayload
+        }
+        let transport = ClosureTransport { _ in (200, [:], "") }
+        try await Page().call(at: URL(string: "https://api.example.com/items?per_page=30&page=2#top")!, on: .stub(transport))
+        try await Page(fields: []).call(at: URL(string: "https://api.example.com/items")!, on: .stub(transport))
+        try await Page().call(at: URL(string: "https://api.example.com/items")!, on: .stub(transport))
+        #expect(transport.urls == [
+            "https://api.example.com/items?per_page=30&page=2&fields=a&fields=b",
+            "https://api.example.com/items",
+            "https://api.example.com/items?fields=a&fields=b",
+        ])
     }
 
     @Test func `a relative URL is resolved against the server's base URL`() async throws {
