@@ -28,8 +28,10 @@ extension Endpoint {
     /// none. Schemes other than `http` and `https`, and `http` from an `https` server, fail with
     /// ``EndpointError/Kind/invalidRequest`` before anything is sent.
     ///
-    /// - Parameter server: Where the call belongs; `nil` (the default) for the endpoint's own
-    ///   ``server`` or ``Server/default``.
+    /// - Parameters:
+    ///   - url: The URL to call, absolute or relative to the endpoint's base URL.
+    ///   - server: Where the call belongs; `nil` (the default) for the endpoint's own
+    ///     ``server`` or ``Server/default``.
     public func call(at url: URL, on server: Server? = nil) async throws -> ReturnPayloadType {
         try await callWithMetadata(at: url, on: server).payload
     }

@@ -7,26 +7,23 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct APIError: Decodable, Sendable {
-    struct Detail: Decodable, Sendable { let code: String; let message: String }
-    let error: Detail                                      // {"error": {"code": …, "message": …}}
+extension Server {
+    static let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
 }
 
-func readmeBlock12Part1(id: String, tid: UInt64) async throws {
-Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
+protocol GitHubEndpoint: Endpoint {}
+extension GitHubEndpoint {
+    static var server: Server? { .github }       // nil, the default, means Server.default
 }
 
-struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
-extension SignIn {                                         // this endpoint answers OAuth-style errors
-    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
+struct GetRepository: GitHubEndpoint {
+    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}") }
+    let owner: String
+    let repo: String
+    typealias ReturnPayloadType = Repository
 }
 
-func readmeBlock12Part2(id: String, tid: UInt64) async throws {
-do {
-    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
-} catch let error as EndpointError {
-    if let apiError = error.errorPayload(as: APIError.self) {
-        print(apiError.error.code, apiError.error.message)
-    }
-}
+func readmeBlock12Part1() async throws {
+let swift = try await GetRepository(owner: "apple", repo: "swift").response   // to api.github.com
+_ = swift
 }

@@ -7,10 +7,12 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock13Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
-do {
-    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
-} catch let error as EndpointError where error.statusCode == 402 {
-    showPaywall()
+func readmeBlock13Part1(stubs: StubTransport, githubStaging: Server) async throws {
+let repository = try await Server.withTransport(stubs) {
+    try await GetRepository(owner: "apple", repo: "swift").response             // answered by the stubs
 }
+let staged = try await Server.withReplacement(githubStaging, for: .github) {
+    try await GetRepository(owner: "apple", repo: "swift").response             // to staging
+}
+_ = (repository, staged)
 }

@@ -7,13 +7,31 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock14Part1(token: String) async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
-api.middlewares = [
-    RequestLogger(),                   // outermost: one line per call and per answer
-    RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
-    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
-]
-api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
-_ = api
+extension Server {
+    static let gitHubCached: Server = {
+        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
+                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
+        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
+        return server
+    }()
+}
+
+protocol CachedGitHubEndpoint: Endpoint {}
+extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
+
+struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
+    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
+    let owner: String
+    let repo: String
+    var perPage = 100
+    typealias ReturnPayloadType = [Stargazer]
+    static var pagination: Pagination<Self> { .nextLink }
+}
+
+struct Stargazer: Decodable, Sendable { let login: String }
+
+func readmeBlock14Part1() async throws {
+for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
+    print(stargazer.login)
+}
 }

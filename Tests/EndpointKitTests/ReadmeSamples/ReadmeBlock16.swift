@@ -7,29 +7,48 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct RefreshToken: Endpoint {
-    static var requiresAuthorization: Bool { false }
-    let endpoint = Restful(.post, "oauth/refresh")
-    let refreshToken: String
-    struct ReturnPayloadType: Decodable, Sendable {
-        let accessToken: String
-        let refreshToken: String
-        let expiresIn: Double
+extension Server {
+    static let registry = Server(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
+}
+
+protocol RegistryEndpoint: Endpoint {}
+extension RegistryEndpoint { static var server: Server? { .registry } }
+
+struct StartBlobUpload: RegistryEndpoint {
+    var endpoint: Restful { Restful(.post, "{+name}/blobs/uploads/", body: .empty) }   // no body, not {}
+    let name: String                                                                      // "library/ubuntu"
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+struct FinishBlobUpload: RegistryEndpoint {
+    var endpoint: Restful { Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream")) }
+    let name: String
+    @QueryItem var digest: String                   // added after the session URL's own ?_state=…
+    @Body var blob: Data
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+struct PutManifest: RegistryEndpoint {
+    var endpoint: Restful {
+        Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
     }
+    let name: String
+    let reference: String
+    @Body var manifest: ImageManifest               // its CodingKeys spell "schemaVersion" and "mediaType"
+    typealias ReturnPayloadType = EmptyPayload
 }
 
-func readmeBlock16Part1(api: inout Server, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
-let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in  // api as it is now
-    let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
-    return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
-                  expiresAt: Date().addingTimeInterval(reply.expiresIn))
-} onSignOut: { error in
-    await showSignInScreen()             // the refresh token was refused: the session is over
+struct ImageManifest: Encodable, Sendable {
+    let version = 2
+    let type = "application/vnd.oci.image.manifest.v1+json"
+    let layers: [String]
+    enum CodingKeys: String, CodingKey { case version = "schemaVersion", type = "mediaType", layers }
 }
-api.middlewares = [RetryPolicy(), auth]
 
-try await auth.signIn(Tokens(accessToken: access, refreshToken: refresh))   // after signing in
-try await auth.signOut()                                                    // on logout
-await auth.reset()                      // after changing the store yourself, e.g. switching accounts
-_ = auth
+func readmeBlock16Part1(layer: Data, layerDigest: String, manifest: ImageManifest) async throws {
+let started = try await StartBlobUpload(name: "library/ubuntu").callWithMetadata()
+guard let session = started.location else { throw URLError(.badServerResponse) }
+try await FinishBlobUpload(name: "library/ubuntu", digest: layerDigest, blob: layer).call(at: session)
+try await PutManifest(name: "library/ubuntu", reference: "latest", manifest: manifest).call()
+_ = started
 }

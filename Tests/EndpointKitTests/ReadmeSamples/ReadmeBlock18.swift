@@ -7,17 +7,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock18Part1() async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
-api.timeout = 30                        // seconds per attempt (default 60); nil for none
-api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
-_ = api
+extension Server {
+    static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
 }
 
-struct ExportReport: Endpoint {
-    static var timeout: TimeInterval? { 300 }
-    static var maximumResponseSize: Int? { 512 << 20 }
-    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
-    let id: Int
-    typealias ReturnPayloadType = Data
+struct Series: Endpoint {
+    static var server: Server? { .prometheus }
+    let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
+    @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
+    var start: Date? = nil
+    struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
+}
+
+struct Healthy: Endpoint {
+    static var server: Server? { .prometheus }
+    let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
+    typealias ReturnPayloadType = String
+}
+
+func readmeBlock18Part1() async throws {
+let series = try await Series(match: [#"up{job="api"}"#, "process_start_time_seconds"]).response.data
+let health = try await Healthy().response
+_ = (series, health)
 }

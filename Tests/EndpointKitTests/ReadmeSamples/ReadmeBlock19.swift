@@ -7,16 +7,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-@Test func `purchase returns the new balance`() async throws {
-    let stubs = StubTransport()
-    stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) } // a typed value
-    stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)                 // bytes, real decoder
-    stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)                       // an HTTP error
+struct APIError: Decodable, Sendable {
+    struct Detail: Decodable, Sendable { let code: String; let message: String }
+    let error: Detail                                      // {"error": {"code": …, "message": …}}
+}
 
-    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
-    let balance = try await Server.withDefault(server) {
-        try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
+func readmeBlock19Part1(id: String, tid: UInt64) async throws {
+Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
+}
+
+struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
+extension SignIn {                                         // this endpoint answers OAuth-style errors
+    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
+}
+
+func readmeBlock19Part2(id: String, tid: UInt64) async throws {
+do {
+    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
+} catch let error as EndpointError {
+    if let apiError = error.errorPayload(as: APIError.self) {
+        print(apiError.error.code, apiError.error.message)
     }
-    #expect(balance == 200)
-    #expect(stubs.calls(to: PurchaseCheer.self).map(\.transactionId) == [1])   // the endpoint values, typed
+}
 }

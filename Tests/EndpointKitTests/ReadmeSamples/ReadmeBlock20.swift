@@ -7,11 +7,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock20Part1(stubs: StubTransport, server: Server) async throws {
-stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
-let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
-#expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy
-stubs.on(PurchaseCheer.self, .failure(URLError(.notConnectedToInternet)))
-stubs.on(DeleteCheer.self, .status(204).delayed(by: .infinity))          // hangs until cancelled or timed out
-_ = retried
+func readmeBlock20Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
+do {
+    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
+} catch let error as EndpointError where error.statusCode == 402 {
+    showPaywall()
+}
 }

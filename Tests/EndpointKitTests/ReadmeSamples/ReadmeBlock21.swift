@@ -7,10 +7,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock21Part1(stubs: StubTransport, server: Server) async throws {
-stubs.on(PurchaseCheer.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(balance: 200)))
-stubs.on(RefreshToken.self, .value(.init(accessToken: "new", refreshToken: "r2", expiresIn: 3600)))
-let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
-#expect(stubs.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", nil, "Bearer new"])
-_ = balance
+func readmeBlock21Part1(token: String) async throws {
+var api = Server(origin: URL(string: "https://example.com")!)
+api.middlewares = [
+    RequestLogger(),                   // outermost: one line per call and per answer
+    RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
+    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
+]
+api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
+_ = api
 }

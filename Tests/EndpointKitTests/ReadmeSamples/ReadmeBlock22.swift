@@ -7,12 +7,14 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
-    /// Answers from stubs, after a short wait, like a phone on a good network.
-    static var preview: Server {
-        let stubs = StubTransport()
-        stubs.on(ListBranches.self, .json(#"[{"name":"main","protected":true}]"#).delayed(by: 0.3))
-        stubs.on(PurchaseCheer.self, .value(.init(balance: 1_200)))
-        return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
+struct RequestID: Middleware {
+    func intercept(
+        _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        let (body, response) = try await next(request)
+        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
+        return (body, response)
     }
 }

@@ -7,10 +7,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock24Part1() async throws {
-let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Recordings")
-let mode: ReplayTransport.Mode = ProcessInfo.processInfo.environment["RECORD"] == nil ? .replay : .record()
-let staging = Server(origin: URL(string: "https://staging.reiterate.app")!,
-                     transport: ReplayTransport(directory: recordings, mode: mode))
-_ = (recordings, mode, staging)
+func readmeBlock24Part1(token: String) async throws {
+var cached = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+cached.middlewares = [BearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
+_ = cached
 }

@@ -7,9 +7,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock25Part1(origin: URL) async throws {
-let configuration = URLSessionConfiguration.ephemeral
-configuration.timeoutIntervalForResource = 30   // seconds for the whole exchange
-let server = Server(origin: origin, transport: URLSessionTransport(configuration: configuration))
-_ = (configuration, server)
+func readmeBlock25Part1(api: inout Server, logger: SampleLogger, request: URLRequest) async throws {
+api.middlewares = [RequestLogger(verbose: true, logsCURL: true, redacting: ["pin"]) { line in
+    logger.debug("\(line)")             // os.Logger, swift-log, a file…
+}]
+print(RequestLogger().curlCommand(for: request))   // curl -X POST 'https://…' -H 'Authorization: <redacted>' …
 }
