@@ -1,3 +1,5 @@
+import Foundation
+
 /// Percent-encoding with the RFC 3986 unreserved set, for query components and path segments.
 enum PercentEncoding {
     /// `text`, which is meant as part of a URL (a path template's literal text, a server's path
@@ -40,6 +42,14 @@ enum PercentEncoding {
             }
         }
         return Substring(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A URL reference a server sent (a `Location`, a `Link` target, a `Next-Page` value) as an
+    /// absolute URL, resolved against `base`; escaped first (see ``escapingDisallowed(in:isReference:)``)
+    /// so that a space or raw UTF-8 in it means the same URL on every OS. `nil` when it is not a URL.
+    static func resolve(_ reference: String, against base: URL?) -> URL? {
+        let escaped = String(escapingDisallowed(in: reference[...], isReference: true))
+        return URL(string: escaped, relativeTo: base)?.absoluteURL
     }
 
     /// RFC 3986 `sub-delims` and the other characters a path or query may hold as they are:

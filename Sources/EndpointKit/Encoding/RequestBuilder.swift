@@ -173,8 +173,7 @@ enum RequestBuilder {
             target = url.absoluteURL
         } else {
             let base = server.plan.base(version: prepared.restful.version, prefix: prepared.restful.prefix).url + "/"
-            let escaped = String(PercentEncoding.escapingDisallowed(in: url.relativeString[...], isReference: true))
-            target = URL(string: escaped, relativeTo: URL(string: base))?.absoluteURL
+            target = PercentEncoding.resolve(url.relativeString, against: URL(string: base))
         }
         guard let target else {
             throw failure("the URL \"\(url.relativeString)\" to call it at cannot be resolved against \(server.origin.absoluteString)")

@@ -47,9 +47,7 @@ enum LinkHeaderParser {
                 parameters[name] = value
             }
         }
-        // Escaped first so that a target with a space or raw UTF-8 means the same URL on every OS.
-        let escaped = String(PercentEncoding.escapingDisallowed(in: target[...], isReference: true))
-        guard let url = URL(string: escaped, relativeTo: base)?.absoluteURL else { return nil }
+        guard let url = PercentEncoding.resolve(target, against: base) else { return nil }
         return Link(url: url, relations: relations, parameters: parameters)
     }
 

@@ -35,7 +35,6 @@ extension Response {
     /// ```
     public func url(inHeader name: String) -> URL? {
         guard let value = value(forHeader: name)?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        let escaped = String(PercentEncoding.escapingDisallowed(in: value[...], isReference: true))
-        return URL(string: escaped, relativeTo: httpResponse.url ?? request.url)?.absoluteURL
+        return PercentEncoding.resolve(value, against: httpResponse.url ?? request.url)
     }
 }

@@ -33,8 +33,7 @@ enum Redirect {
         let base = response.url ?? current.url
         // Escaped first so that a Location with a space or raw UTF-8 means the same URL on every OS
         // (iOS 15–16 would not parse it at all; see `PercentEncoding.escapingDisallowed`).
-        let escaped = String(PercentEncoding.escapingDisallowed(in: location[...], isReference: true))
-        guard let target = URL(string: escaped, relativeTo: base)?.absoluteURL else {
+        guard let target = PercentEncoding.resolve(location, against: base) else {
             return .refuse(location: location, reason: "it is not a valid URL")
         }
         let scheme = target.scheme?.lowercased()
