@@ -128,6 +128,15 @@ public protocol Endpoint: Encodable, Sendable {
     /// transport, so none reaches the network) or ``Server/withReplacement(_:for:isolation:operation:)``
     /// (one API's calls go to another server, such as staging).
     static var server: Server? { get }
+
+    /// How a streamed answer is read (when the payload is ``ServerSentEvents``, ``JSONLines`` or
+    /// ``ByteStream``): the data that ends it, the events that are errors, its idle timeout and
+    /// reconnection. Defaults to `StreamingOptions()`.
+    ///
+    /// ```swift
+    /// static var streaming: StreamingOptions { StreamingOptions(idleTimeout: 30) }
+    /// ```
+    static var streaming: StreamingOptions { get }
 }
 
 // MARK: - Default implementations
@@ -153,6 +162,10 @@ extension Endpoint {
 
     /// Not bound to a server: calls without `on:` go to ``Server/default``.
     public static var server: Server? { nil }
+
+    /// `StreamingOptions()`: `[DONE]` ends a stream, `event: error` is an error, the transport's
+    /// idle timeout, no reconnection.
+    public static var streaming: StreamingOptions { StreamingOptions() }
 }
 
 // MARK: - API
@@ -218,6 +231,9 @@ extension Endpoint {
         }
         if prepared.pendingBody != nil {
             try await prepared.writePendingBody()
+        }
+        if let streamed = ReturnPayloadType.self as? any StreamedPayload.Type {
+            return try await performStreaming(streamed, prepared: prepared, on: server)
         }
         let request = prepared.request
         let body: Data

@@ -149,6 +149,10 @@ extension EndpointError {
         /// A sequence of pages stopped because the server's pages did not end: a next page
         /// repeated one already fetched, or there were more than the sequence's `maximumPages`.
         public static let paginationFailed = Kind(description: "paginationFailed")
+        /// The server reported an error in the middle of a streamed answer: an event of one of the
+        /// ``StreamingOptions/errorEventTypes``, or an element that decodes as the error payload
+        /// (in ``EndpointError/errorPayload``).
+        public static let streamError = Kind(description: "streamError")
     }
 }
 
@@ -177,6 +181,8 @@ extension EndpointError: LocalizedError {
             "The server's answer was too large."
         case .paginationFailed:
             "The server's list of results did not end."
+        case .streamError:
+            "The server reported an error while sending its answer."
         default:
             "The request could not be made."
         }

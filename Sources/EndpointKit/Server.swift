@@ -42,7 +42,7 @@ public struct Server: Sendable {
         set { coders = JSONCoders(encoder: coders.encoder, decoder: newValue) }
     }
     /// The coders, boxed so that `Server` is `Sendable` on iOS 15 and macOS 12 too.
-    private var coders: JSONCoders
+    private(set) var coders: JSONCoders
     /// Headers sent with every request, such as `User-Agent`. `Accept: application/json` is sent
     /// unless this sets another `Accept`.
     public var headers: [String: String] {

@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func `a whole-body array and an empty POST arrive as sent`() async throws {
-        var server = try LoopbackServer.shared().server()
+        let server = try LoopbackServer.shared().server()
         server.encoder.outputFormatting = .sortedKeys
         let patch = try await JSONPatch(operations: [Operation(op: "remove", path: "/a")]).call(on: server)
         #expect(patch.body == #"[{"op":"remove","path":"\/a"}]"#)

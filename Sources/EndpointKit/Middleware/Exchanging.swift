@@ -6,8 +6,11 @@ import FoundationNetworking
 /// Sends a prepared request through the server's middlewares and transport, with the timeout
 /// applied to each attempt and the response size limit in force.
 enum Exchanging {
+    /// Sends `prepared` and returns the final answer. With a `handoff`, the call streams: a 2xx
+    /// answer is returned at its head with an empty body (what middlewares see) and its live body
+    /// left in `handoff`, while another status comes with its whole body as usual.
     static func send<E: Endpoint>(
-        _ prepared: PreparedRequest, for endpoint: E, on server: Server
+        _ prepared: PreparedRequest, for endpoint: E, on server: Server, streamingInto handoff: StreamHandoff? = nil
     ) async throws -> (Data, HTTPURLResponse) {
         let transport = server.transport
         let bodyFile = prepared.bodyFile  // kept alive until every attempt is done
@@ -16,12 +19,26 @@ enum Exchanging {
         scope.maximumResponseSize = max(E.maximumResponseSize ?? server.maximumResponseSize, 0)
         scope.uploadSize = bodyFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.url.path)[.size] as? Int64 }
         scope.timeout = timeout
+        if handoff != nil {
+            scope.streams = true
+            scope.idleTimeout = E.streaming.idleTimeout
+        }
         let timesItself = transport is URLSessionTransport
         let validates = !server.middlewares.isEmpty  // without middlewares, RequestBuilder validated it all
         let attempt: Middleware.Next = { request in
             if validates { try validate(request) }
             let exchange: @Sendable () async throws -> (Data, HTTPURLResponse) = {
+                if let handoff {
+                    let (stream, response) = try await transport.stream(request, bodyFile: bodyFile?.url, for: endpoint)
+                    reportUploaded(bodyFile: bodyFile, request: request, timesItself: timesItself)
+                    guard (200..<300).contains(response.statusCode) else {
+                        return (try await stream.collect(upTo: CallScope.current.maximumResponseSize ?? .max), response)
+                    }
+                    handoff.keep(stream, for: response)
+                    return (Data(), response)
+                }
                 let answer = try await transport.send(request, bodyFile: bodyFile?.url, for: endpoint)
+                reportUploaded(bodyFile: bodyFile, request: request, timesItself: timesItself)
                 if let limit = CallScope.current.maximumResponseSize, answer.0.count > limit {
                     throw TransportRefusal.tooLarge(limit: limit, response: answer.1)  // a transport that does not count
                 }
@@ -47,6 +64,14 @@ enum Exchanging {
             }
             return try await next(prepared.request)
         }
+    }
+
+    /// Reports the whole body as sent, for a transport that reports no upload progress of its own
+    /// (anything but ``URLSessionTransport``).
+    private static func reportUploaded(bodyFile: TemporaryFile?, request: URLRequest, timesItself: Bool) {
+        guard !timesItself, let report = CallScope.current.uploadProgress else { return }
+        let size = request.httpBody.map { Int64($0.count) } ?? CallScope.current.uploadSize ?? 0
+        report(TransferProgress(completed: size, expected: size))
     }
 
     /// The request as middlewares left it must pass the same header rules as the endpoint's own

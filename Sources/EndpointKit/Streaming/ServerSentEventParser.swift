@@ -30,8 +30,11 @@ struct ServerSentEventParser: Sendable {
     let maximumEventSize: Int
     /// The reconnection time the server asked for with `retry`, in milliseconds.
     private(set) var reconnectionTime: Int?
-    /// The last event ID, which persists across events (and reconnections).
+    /// The last event ID, which persists across events (and reconnections): the `id` of the last
+    /// event dispatched (a blank line), not of a half-read one.
     private(set) var lastEventID = ""
+    /// What `id` lines have set so far; it becomes ``lastEventID`` when an event is dispatched.
+    private var idBuffer = ""
 
     private var line: [UInt8] = []
     private var data: [UInt8] = []
@@ -46,6 +49,20 @@ struct ServerSentEventParser: Sendable {
     init(maximumEventSize: Int = 1 << 20, lastEventID: String = "") {
         self.maximumEventSize = maximumEventSize
         self.lastEventID = lastEventID
+        idBuffer = lastEventID
+    }
+
+    /// Forgets a half-read event, as a reconnection does: the new stream starts afresh (a BOM may
+    /// begin it again), while the last event ID and the reconnection time carry over.
+    mutating func startNewConnection() {
+        line = []
+        data = []
+        hasData = false
+        eventType = ""
+        started = false
+        bomBytesSeen = 0
+        afterCR = false
+        idBuffer = lastEventID
     }
 
     /// Feeds `bytes` and returns the events they complete, in order.
@@ -114,7 +131,7 @@ struct ServerSentEventParser: Sendable {
             data += value
             hasData = true
         case "id":
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) { idBuffer = String(decoding: value, as: UTF8.self) }
         case "retry":
             if !value.isEmpty, value.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
                let milliseconds = Int(String(decoding: value, as: UTF8.self)) {  // past Int.max: ignored
@@ -131,6 +148,7 @@ struct ServerSentEventParser: Sendable {
             hasData = false
             eventType = ""
         }
+        lastEventID = idBuffer  // even for a blank line that ends no event, as the standard says
         guard hasData else { return nil }
         return RawServerSentEvent(
             type: eventType.isEmpty ? "message" : eventType,

@@ -15,6 +15,12 @@ struct CallScope: Sendable {
     var uploadSize: Int64?
     /// How long one attempt may take, in seconds; `nil` for no limit.
     var timeout: TimeInterval?
+    /// Whether the call streams its 2xx body to the caller: middlewares see an empty body then.
+    var streams = false
+    /// The longest a stream may stay silent while its reader waits, in seconds.
+    var idleTimeout: TimeInterval?
+    /// Told how much of the request body has been sent.
+    var uploadProgress: (@Sendable (TransferProgress) -> Void)?
     /// Header names (lowercased) that authorization middlewares set.
     var credentialHeaders: Set<String> = []
     /// Query parameter names that authorization middlewares set.

@@ -17,6 +17,8 @@ final class Exchange: Sendable {
     /// How an exchange ends.
     enum Outcome {
         case response(Data, HTTPURLResponse)
+        /// A 2xx response whose body streams into the buffer (a streaming exchange).
+        case stream(ChunkBuffer, HTTPURLResponse)
         /// Send this request next (a 307/308 with a body, on Linux).
         case reissue(URLRequest)
         case failure(any Error)
@@ -38,6 +40,8 @@ final class Exchange: Sendable {
         var refusal: (location: String, reason: String, response: HTTPURLResponse)?
         var reissue: URLRequest?
         var challenged = false
+        /// Where a streaming exchange's 2xx body goes, once its head has arrived.
+        var stream: ChunkBuffer?
         /// The deadline `run` was given, for the timeout's message.
         var deadline: TimeInterval = .infinity
     }
@@ -47,11 +51,14 @@ final class Exchange: Sendable {
     let request: URLRequest
     let uploadsFile: Bool
     let scope: CallScope
+    /// Whether a 2xx answer is handed over at its head, its body streamed.
+    let streams: Bool
 
-    init(request: URLRequest, uploadsFile: Bool, scope: CallScope) {
+    init(request: URLRequest, uploadsFile: Bool, scope: CallScope, streams: Bool = false) {
         self.request = request
         self.uploadsFile = uploadsFile
         self.scope = scope
+        self.streams = streams
     }
 
     // MARK: - The calling side
@@ -125,6 +132,9 @@ final class Exchange: Sendable {
     // MARK: - The delegate side
 
     func receive(_ response: URLResponse) {
+        if streams, let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) {
+            return startStream(http)
+        }
         let task = state.withLock { state -> URLSessionTask? in
             let http = response as? HTTPURLResponse
             state.response = http
@@ -139,10 +149,43 @@ final class Exchange: Sendable {
         Self.cancelElsewhere(task)
     }
 
+    /// Hands a 2xx response over to the caller at its head; its body goes to a bounded buffer that
+    /// pauses the task while the reader is behind. A stream has no deadline, only the idle timeout.
+    private func startStream(_ response: HTTPURLResponse) {
+        let buffer = ChunkBuffer(
+            idleTimeout: scope.idleTimeout,
+            flowControl: { [weak self] pause in self?.setPaused(pause) },
+            onCancel: { [weak self] in self?.cancel() })
+        let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+            guard !state.cancelled, !state.timedOut else { return nil }
+            state.response = response
+            state.stream = buffer
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        guard let continuation else { return }
+        Deadlines.shared.remove(self)
+        continuation.resume(returning: .stream(buffer, response))
+    }
+
+    /// Suspends or resumes the task for the stream's reader, in the order decided: on a serial
+    /// queue of its own, because both wait for the session's work queue.
+    private func setPaused(_ pause: Bool) {
+        Self.flowControl.async { [self] in
+            let task = state.withLock { $0.phase == .running && !$0.cancelled ? $0.task : nil }
+            if pause { task?.suspend() } else { task?.resume() }
+        }
+    }
+
+    private static let flowControl = DispatchQueue(label: "EndpointKit.URLSessionTransport.flowControl")
+
     /// Keeps `data` unless the body has passed its limit. `receivedSoFar` is the task's own count
     /// of body bytes, where URLSession keeps one ahead of these callbacks (Apple's; on Linux it
     /// stays 0 for data tasks and only the bytes seen here count).
     func receive(_ data: Data, receivedSoFar: Int64) {
+        if let stream = state.withLock({ $0.stream }) {
+            return stream.append(data)
+        }
         let task = state.withLock { state -> URLSessionTask? in
             guard !state.tooLarge, !state.cancelled, !state.timedOut, state.phase == .running else { return nil }  // late bytes are dropped
             if let limit = scope.maximumResponseSize, max(state.body.count + data.count, Int(clamping: receivedSoFar)) > limit {
@@ -172,13 +215,20 @@ final class Exchange: Sendable {
     }
 
     func complete(error: (any Error)?) {
-        let (continuation, outcome) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, Outcome) in
+        let (continuation, outcome, stream) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, Outcome, ChunkBuffer?) in
             state.phase = .finished
             defer { state.continuation = nil }
-            return (state.continuation, self.outcome(of: state, error: error))
+            return (state.continuation, self.outcome(of: state, error: error), state.stream)
         }
         Deadlines.shared.remove(self)
         continuation?.resume(returning: outcome)
+        if let stream {
+            // The end of a streamed body: clean, or the reason it stopped.
+            switch outcome {
+            case .failure(let error): stream.finish(throwing: error)
+            default: stream.finish()
+            }
+        }
     }
 
     private func outcome(of state: State, error: (any Error)?) -> Outcome {
@@ -195,6 +245,9 @@ final class Exchange: Sendable {
             return .response(state.body, response)  // a declined challenge: the 401 with its body
         }
         if let error {
+            if state.stream != nil, (error as? URLError)?.code == .cancelled {
+                return .failure(CancellationError())  // the reader went away: the stream was cancelled
+            }
             // libcurl reports a connection closed in the middle of a body as an unknown error.
             if let urlError = error as? URLError, urlError.code == .unknown, state.response != nil {
                 return .failure(URLError(.networkConnectionLost, userInfo: [
@@ -205,6 +258,7 @@ final class Exchange: Sendable {
             return .failure(error)
         }
         guard let response = state.response else { return .failure(URLError(.badServerResponse)) }
+        if let stream = state.stream { return .stream(stream, response) }
         return .response(state.body, response)
     }
 }

@@ -49,6 +49,25 @@ public protocol HTTPTransport: Sendable {
     /// }
     /// ```
     func send<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends `request`, made for a call of `endpoint`, and returns as soon as the response's status
+    /// and headers have arrived, with the body as a ``ByteStream`` that yields each chunk as it
+    /// comes: the path of streamed payloads (``ServerSentEvents``, ``JSONLines``, ``ByteStream``)
+    /// and downloads.
+    ///
+    /// The default implementation waits for the whole body with
+    /// ``send(_:bodyFile:for:)`` and streams it as one chunk, so every transport can serve
+    /// streamed endpoints; ``URLSessionTransport`` streams for real, and ``StubTransport`` streams
+    /// its ``StubAnswer/chunks(_:interval:status:headers:)``. A transport of your own streams by
+    /// returning a ``ByteStream`` made from an async sequence of chunks:
+    ///
+    /// ```swift
+    /// func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
+    ///     let (chunks, response) = try await client.open(request)
+    ///     return (ByteStream(chunks), response)
+    /// }
+    /// ```
+    func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse)
 }
 
 extension HTTPTransport {
@@ -74,6 +93,17 @@ extension HTTPTransport {
             return try await upload(request, fromFile: bodyFile)
         }
         return try await send(request)
+    }
+
+    /// Waits for the whole response with ``send(_:bodyFile:for:)`` and returns its body as a
+    /// stream of one chunk.
+    ///
+    /// ```swift
+    /// let (body, response) = try await transport.stream(request, bodyFile: nil, for: Me())
+    /// ```
+    public func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
+        let (data, response) = try await send(request, bodyFile: bodyFile, for: endpoint)
+        return (ByteStream(data), response)
     }
 }
 

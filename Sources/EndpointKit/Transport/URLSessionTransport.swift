@@ -112,7 +112,37 @@ public final class URLSessionTransport: HTTPTransport {
         try await send(request, bodyFile: file)
     }
 
+    /// Sends `request` (with the contents of `bodyFile` as its body, when there is one) and returns
+    /// at the head of a 2xx response, its body streaming: each chunk reaches the stream as it
+    /// arrives, and while the stream's reader is behind by more than 1 MiB the task is suspended,
+    /// so the socket is not read and the server is slowed by TCP. Another status comes with its
+    /// whole body (within the size limit), as from ``send(_:)``.
+    ///
+    /// A streamed body has no deadline: the configuration's `timeoutIntervalForResource` and the
+    /// call's timeout limit the wait for the head only.
+    ///
+    /// - Throws: As ``send(_:)``; the stream itself ends with a `URLError` when the connection is
+    ///   lost, or with `CancellationError` once its reader is gone.
+    public func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
+        switch try await send(request, bodyFile: bodyFile, streams: true) {
+        case .stream(let buffer, let response):
+            return (ByteStream(buffer: buffer), response)
+        case .response(let body, let response):
+            return (ByteStream(body), response)
+        default:
+            throw URLError(.badServerResponse)  // `send` returns only answers
+        }
+    }
+
     private func send(_ request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
+        guard case .response(let body, let response) = try await send(request, bodyFile: bodyFile, streams: false) else {
+            throw URLError(.badServerResponse)  // an exchange that does not stream answers whole
+        }
+        return (body, response)
+    }
+
+    /// The final answer to `request`, after redirects: `.response` or `.stream`.
+    private func send(_ request: URLRequest, bodyFile: URL?, streams: Bool) async throws -> Exchange.Outcome {
         var request = request
         // A scan of the names: `value(forHTTPHeaderField:)` lowercases every one with Foundation's
         // locale-aware `lowercased`, several thousand instructions a call.
@@ -122,9 +152,10 @@ public final class URLSessionTransport: HTTPTransport {
         let session = request.httpShouldHandleCookies ? session : cookielessSession ?? session
         var redirects = 0
         while true {
-            switch await perform(request, bodyFile: bodyFile, on: session) {
-            case .response(let body, let response):
-                return (body, response)
+            let outcome = await perform(request, bodyFile: bodyFile, streams: streams, on: session)
+            switch outcome {
+            case .stream, .response:
+                return outcome
             case .failure(let error):
                 throw error
             case .reissue(let next):
@@ -136,9 +167,9 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// One exchange; 307/308 redirects of requests with bodies come back as `.reissue`.
-    private func perform(_ request: URLRequest, bodyFile: URL?, on session: URLSession) async -> Exchange.Outcome {
+    private func perform(_ request: URLRequest, bodyFile: URL?, streams: Bool, on session: URLSession) async -> Exchange.Outcome {
         if Task.isCancelled { return .failure(CancellationError()) }  // never start a cancelled call
-        let exchange = Exchange(request: request, uploadsFile: bodyFile != nil, scope: CallScope.current)
+        let exchange = Exchange(request: request, uploadsFile: bodyFile != nil, scope: CallScope.current, streams: streams)
         // The call's timeout, or the configuration's resource timeout when shorter; URLSession's
         // own default for the latter is 7 days, which sets no timer.
         let deadline = min(deadline < 7 * 24 * 3600 ? deadline : .infinity, exchange.scope.timeout ?? .infinity)

@@ -57,6 +57,7 @@ Routes (any method):
   /etag/KEY?version=             {"key", "version"} with ETag "KEY-version"; 304 to a matching
                                  If-None-Match; /etag-count/KEY says how many 200s and 304s it sent
   /upload-start/NAME...          202 with a relative Location for an upload session (which echoes)
+  /stream/...                    streaming routes: Server-Sent Events, JSON Lines, downloads (see streams.py)
   anything else                  200 JSON echo: method, raw request target, decoded path, parsed
                                  query, headers (lowercased names) and body text
 """
@@ -70,6 +71,8 @@ import threading
 import time
 import urllib.parse
 import zlib
+
+import streams
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -115,6 +118,8 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # the client stopped reading: expected in limit tests
 
     def route(self, route, query, body, split):
+        if streams.handle(self, route, query, body, STATE_LOCK, REALMS):
+            return
         if route == "/seen":
             prefix = query.get("prefix", [""])[0]
             with STATE_LOCK:

@@ -1,0 +1,155 @@
+import Foundation
+
+/// A response body read as it arrives: an asynchronous sequence of chunks of bytes.
+///
+/// Use it as an endpoint's `ReturnPayloadType` for a body that is too big or too slow to wait
+/// for, and read it with `for try await`. The call returns as soon as the status and headers have
+/// arrived (a status other than 2xx throws first, as usual), and each chunk comes out as soon as
+/// the server has sent it. The buffer between the connection and your loop is bounded: while your
+/// loop is busy, the connection stops reading, so an endless body runs in constant memory.
+///
+/// ```swift
+/// struct ExportLog: Endpoint {
+///     let endpoint = Restful(.get, "logs/export")
+///     typealias ReturnPayloadType = ByteStream
+/// }
+///
+/// for try await line in try await ExportLog().response.lines {
+///     print(line)
+/// }
+/// ```
+///
+/// A stream is read once. Breaking out of the loop, dropping the stream or cancelling the task
+/// closes the connection. A connection lost in the middle ends the loop with an ``EndpointError``
+/// of kind ``EndpointError/Kind/transportFailed``.
+public struct ByteStream: AsyncSequence, Sendable {
+    public typealias Element = Data
+
+    /// Stops the producer when the last copy of the stream goes away without being read.
+    final class Owner: Sendable {
+        let buffer: ChunkBuffer
+
+        init(buffer: ChunkBuffer) {
+            self.buffer = buffer
+        }
+
+        deinit {
+            buffer.cancel()
+        }
+    }
+
+    let owner: Owner
+    /// Wraps a failure of the stream in the caller's error type (an ``EndpointError`` naming the
+    /// call); set by the call.
+    var failure: @Sendable (any Error) -> any Error = { $0 }
+
+    init(buffer: ChunkBuffer) {
+        owner = Owner(buffer: buffer)
+    }
+
+    /// The stream, its failures wrapped by `wrap`.
+    func failing(with wrap: @escaping @Sendable (any Error) -> any Error) -> ByteStream {
+        var stream = self
+        stream.failure = wrap
+        return stream
+    }
+
+    /// A stream with `data` as its one chunk: what a transport without streaming returns.
+    ///
+    /// ```swift
+    /// let body = ByteStream(Data("hello".utf8))
+    /// ```
+    public init(_ data: Data) {
+        let buffer = ChunkBuffer(highWater: .max)
+        buffer.append(data)
+        buffer.finish()
+        owner = Owner(buffer: buffer)
+    }
+
+    /// A stream of the chunks `chunks` produces, for a transport of your own. The sequence is read
+    /// only as fast as the stream is, and cancelled with it.
+    ///
+    /// ```swift
+    /// let body = ByteStream(AsyncThrowingStream { continuation in … })
+    /// ```
+    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
+        let pump = Locked<Task<Void, Never>?>(nil)
+        let buffer = ChunkBuffer(onCancel: { pump.withLock { $0 }?.cancel() })
+        owner = Owner(buffer: buffer)
+        let task = Task {
+            do {
+                for try await chunk in chunks {
+                    if buffer.isCancelled { return }
+                    await buffer.write(chunk)
+                }
+                buffer.finish()
+            } catch {
+                buffer.finish(throwing: error)
+            }
+        }
+        pump.withLock { $0 = task }
+        if buffer.isCancelled { task.cancel() }
+    }
+
+    /// Reads the chunks in order.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        /// Stops the producer when the loop ends early (a `break`, a thrown error).
+        final class Reader: Sendable {
+            let owner: Owner
+            init(owner: Owner) { self.owner = owner }
+            deinit { owner.buffer.cancel() }
+        }
+
+        let reader: Reader
+        let failure: @Sendable (any Error) -> any Error
+
+        /// The next chunk, or `nil` at the end of the body.
+        public mutating func next() async throws -> Data? {
+            do {
+                return try await reader.owner.buffer.next()
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw failure(error)
+            }
+        }
+    }
+
+    /// Starts reading; a stream has one reader.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(reader: AsyncIterator.Reader(owner: owner), failure: failure)
+    }
+
+    /// Reads the whole body into memory, failing once it passes `limit` bytes.
+    ///
+    /// ```swift
+    /// let data = try await body.collect(upTo: 1 << 20)
+    /// ```
+    public func collect(upTo limit: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in self {
+            guard data.count + chunk.count <= limit else {
+                throw failure(TransportRefusal.tooLarge(limit: limit, response: nil))
+            }
+            data.append(chunk)
+        }
+        return data
+    }
+}
+
+extension ByteStream: Decodable, StreamedPayload {
+    /// Always fails: a stream is read from a response, not decoded from JSON.
+    ///
+    /// ```swift
+    /// typealias ReturnPayloadType = ByteStream  // the call returns the stream; nothing decodes it
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        throw streamedPayloadIsNotDecodable(ByteStream.self, decoder: decoder)
+    }
+
+    static var acceptedTypes: String? { nil }
+
+    static func reading(_ context: StreamContext) -> ByteStream {
+        context.body
+    }
+}

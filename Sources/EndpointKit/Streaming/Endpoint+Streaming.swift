@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Endpoint {
+    /// A call whose payload streams: the payload reads the body as it arrives.
+    func performStreaming<Payload: StreamedPayload>(
+        _ type: Payload.Type, prepared: PreparedRequest, on server: Server
+    ) async throws -> Response<ReturnPayloadType> {
+        var prepared = prepared
+        if let accept = Payload.acceptedTypes, !Self.headers.keys.contains(where: { HeaderRules.sameName($0, "Accept") }) {
+            prepared.request.setValue(accept, forHTTPHeaderField: "Accept")
+        }
+        if let idle = Self.streaming.idleTimeout, idle > 0 {
+            prepared.request.timeoutInterval = idle  // URLSession's own idle timeout agrees
+        }
+        let (body, response) = try await openStream(prepared, on: server)
+        let context = StreamContext(
+            body: body, response: response, request: prepared.request, coders: server.coders,
+            errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType, options: Self.streaming,
+            maximumElementSize: max(Self.maximumResponseSize ?? server.maximumResponseSize, 1),
+            reopen: { [prepared] lastEventID in
+                var again = prepared
+                if !lastEventID.isEmpty, HeaderRules.problem(name: "Last-Event-ID", value: lastEventID) == nil {
+                    again.request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+                }
+                let (body, response) = try await openStream(again, on: server)
+                return response.statusCode == 204 ? nil : body
+            })
+        guard let payload = Payload.reading(context) as? ReturnPayloadType else {
+            throw EndpointError(
+                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: prepared.request),
+                reason: "\(Payload.self) is not the endpoint's payload type")  // cannot happen: the caller checked
+        }
+        return Response(payload: payload, httpResponse: response, request: prepared.request)
+    }
+
+    /// Sends `prepared` through the middlewares and returns a 2xx answer at its head, its body
+    /// streaming; another status throws the usual ``EndpointError`` (body and error payload
+    /// included) before anything is streamed.
+    func openStream(_ prepared: PreparedRequest, on server: Server) async throws -> (ByteStream, HTTPURLResponse) {
+        let request = prepared.request
+        let handoff = StreamHandoff()
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await Exchanging.send(prepared, for: self, on: server, streamingInto: handoff)
+        } catch {
+            throw Self.transportFailure(error, request: request)
+        }
+        guard (200..<300).contains(response.statusCode) else {
+            _ = try ResponseDecoder.decode(
+                EmptyPayload.self, from: data, response: response, request: request, decoder: server.decoder,
+                errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType)
+            throw EndpointError(
+                kind: .unacceptableStatus, endpoint: ResponseDecoder.label(for: request),
+                reason: "the server answered \(ResponseDecoder.statusText(response.statusCode))", request: request,
+                response: response, responseBody: data)  // not reached: decode throws for any status but 2xx
+        }
+        let body = handoff.take(for: response) ?? ByteStream(data)
+        return (body.failing(with: { Self.streamFailure($0, request: request, response: response) }), response)
+    }
+
+    /// The error a stream ends with, naming the call.
+    static func streamFailure(_ error: any Error, request: URLRequest, response: HTTPURLResponse) -> any Error {
+        guard let urlError = error as? URLError else {
+            return transportFailure(error, request: request)
+        }
+        return EndpointError(
+            kind: .transportFailed, endpoint: ResponseDecoder.label(for: request),
+            reason: "the streamed answer broke off: \(urlError.explanation)", request: request, response: response,
+            underlyingError: urlError)
+    }
+}
