@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// MARK: - API
+
+extension Endpoint {
+    /// Calls the endpoint and writes the response body to a file as it arrives, in constant
+    /// memory, reporting progress; the payload type is not used.
+    ///
+    /// ```swift
+    /// let file = try await ExportReport(id: 7).download(to: destination) { progress in
+    ///     print(progress.fractionCompleted ?? 0)
+    /// }
+    /// ```
+    ///
+    /// The body is written to a file next to `destination` and moved into place once it is
+    /// complete, replacing any file there; on failure or cancellation it is removed, and nothing is
+    /// left at `destination`. Without a destination, the file is a new one in the temporary
+    /// directory, which you move or delete.
+    ///
+    /// With `resumable`, an interrupted download keeps what it has received (in
+    /// `<destination>.partial`, with the server's validator in `<destination>.partial.validator`),
+    /// and the next call with the same destination asks only for the rest (`Range` with `If-Range`,
+    /// so a file that changed on the server is downloaded again from the start; so is one whose
+    /// server ignores `Range`). Resuming needs a destination and a server that sends a strong
+    /// `ETag` or a `Last-Modified` date.
+    ///
+    /// The request asks for the body without content coding (`Accept-Encoding: identity`), so that
+    /// sizes and ranges count the bytes written. The server's ``Server/maximumResponseSize`` limits
+    /// what is held in memory, so it does not apply; the endpoint's static
+    /// ``Endpoint/maximumResponseSize``, when set, limits the file.
+    ///
+    /// - Parameters:
+    ///   - destination: Where the file goes; `nil` for a new temporary file.
+    ///   - server: The server to call; `nil` for the endpoint's (``Endpoint/server`` or
+    ///     ``Server/default``).
+    ///   - resumable: Whether to keep an interrupted download and resume it on the next call.
+    ///   - progress: Called as bytes arrive (often, on any thread): bytes written so far, including
+    ///     those from before a resumption, and the size of the whole file when the server says it.
+    /// - Returns: The file's URL: `destination`, or the temporary file.
+    /// - Throws: An ``EndpointError``, as for ``call(on:)``, or `CancellationError`.
+    @discardableResult
+    public func download(
+        to destination: URL? = nil, on server: Server? = nil, resumable: Bool = false,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> URL {
+        let server = try (server ?? defaultServer()).overridden()
+        var prepared = try RequestBuilder.request(for: self, on: server)
+        if prepared.pendingBody != nil {
+            try await prepared.writePendingBody()
+        }
+        prepared.request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-\(UUID().uuidString)")
+        let file = DownloadFile(
+            target: target, resumable: resumable && destination != nil, limit: Self.maximumResponseSize,
+            label: ResponseDecoder.label(for: prepared.request))
+        return try await file.download(progress: progress) { range in
+            var request = prepared
+            if let range {
+                request.request.setValue("bytes=\(range.offset)-", forHTTPHeaderField: "Range")
+                request.request.setValue(range.validator, forHTTPHeaderField: "If-Range")
+            }
+            return try await openStream(request, on: server)
+        }
+    }
+}
