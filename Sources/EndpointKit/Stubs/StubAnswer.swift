@@ -21,6 +21,7 @@ public struct StubAnswer<E: Endpoint>: Sendable {
         case payload(@Sendable (E) async throws -> E.ReturnPayloadType, status: Int, headers: [String: String])
         /// A body that goes through the real decoder, as a server's would.
         case bytes(Data, status: Int, headers: [String: String])
+        case chunks([Data], interval: TimeInterval, status: Int, headers: [String: String])
         /// An error thrown instead of an answer, as a transport throws it.
         case failure(any Error)
         /// Another answer, chosen for each call.
@@ -92,6 +93,57 @@ public struct StubAnswer<E: Endpoint>: Sendable {
         Self(reply: .bytes(Data(), status: status, headers: headers))
     }
 
+    /// A body sent in `chunks`, `interval` seconds apart (the first after `interval` too): a
+    /// streamed answer, read by ``ByteStream``, ``JSONLines`` or ``ServerSentEvents`` payloads as
+    /// it would be from a server.
+    ///
+    /// ```swift
+    /// stubs.on(ExportOrders.self, .chunks([Data(#"{"id":1}"#.utf8), Data("\n".utf8)], interval: 0.1))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - chunks: The body, in the pieces it arrives in.
+    ///   - interval: The pause before each chunk, in seconds.
+    ///   - status: The HTTP status.
+    ///   - headers: Response headers.
+    public static func chunks(_ chunks: [Data], interval: TimeInterval = 0, status: Int = 200, headers: [String: String] = [:]) -> Self {
+        Self(reply: .chunks(chunks, interval: interval, status: status, headers: headers))
+    }
+
+    /// Server-Sent Events, one chunk each, `interval` seconds apart, as `text/event-stream`:
+    /// what a ``ServerSentEvents`` payload reads. Add `ServerSentEvent(data: "[DONE]")` to end the
+    /// stream as OpenAI does.
+    ///
+    /// ```swift
+    /// stubs.on(ChatCompletion.self, .events([
+    ///     ServerSentEvent(data: #"{"choices":[{"delta":{"content":"Hi"}}]}"#),
+    ///     ServerSentEvent(data: "[DONE]"),
+    /// ], interval: 0.05))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - events: The events; each one's data is sent as it is, one `data:` line per line.
+    ///   - interval: The pause before each event, in seconds.
+    ///   - status: The HTTP status.
+    ///   - headers: Response headers; `Content-Type` defaults to `text/event-stream`.
+    public static func events(
+        _ events: [ServerSentEvent<String>], interval: TimeInterval = 0, status: Int = 200, headers: [String: String] = [:]
+    ) -> Self {
+        var headers = headers
+        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            headers["Content-Type"] = "text/event-stream"
+        }
+        let chunks = events.map { event -> Data in
+            var text = event.type == "message" ? "" : "event: \(event.type)\n"
+            if let id = event.id { text += "id: \(id)\n" }
+            for line in event.data.split(separator: "\n", omittingEmptySubsequences: false) {
+                text += "data: \(line)\n"
+            }
+            return Data((text + "\n").utf8)
+        }
+        return Self(reply: .chunks(chunks, interval: interval, status: status, headers: headers))
+    }
+
     /// A failure of the exchange itself, thrown as a transport throws it: a `URLError` becomes an
     /// ``EndpointError`` of kind ``EndpointError/Kind/transportFailed`` (which ``RetryPolicy``
     /// may retry), an ``EndpointError`` reaches the caller as it is.
@@ -142,10 +194,57 @@ public struct StubAnswer<E: Endpoint>: Sendable {
             return (Data(), try StubbedResponse.make(url: url, status: status, headers: headers, payload: payload))
         case .bytes(let body, let status, let headers):
             return (body, try StubbedResponse.make(url: url, status: status, headers: headers, payload: nil))
+        case .chunks(let chunks, _, let status, let headers):
+            return (chunks.reduce(into: Data()) { $0.append($1) }, try StubbedResponse.make(url: url, status: status, headers: headers, payload: nil))
         case .failure(let error):
             throw error
         case .computed(let choose):
             return try await choose(endpoint).respond(to: request, for: endpoint)
         }
+    }
+
+    /// The answer as a stream: chunks with their pauses, anything else as one chunk.
+    func stream(to request: URLRequest, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
+        switch reply {
+        case .chunks(let chunks, let interval, let status, let headers):
+            if delay > 0 {
+                try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(delay))
+            }
+            let url = request.url ?? URL(string: "http://stub.invalid/")!
+            let response = try StubbedResponse.make(url: url, status: status, headers: headers, payload: nil)
+            return (ByteStream(PacedChunks(chunks: chunks, interval: interval)), response)
+        case .computed(let choose):
+            if delay > 0 {
+                try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(delay))
+            }
+            return try await choose(endpoint).stream(to: request, for: endpoint)
+        default:
+            let (body, response) = try await respond(to: request, for: endpoint)
+            return (ByteStream(body), response)
+        }
+    }
+}
+
+/// Chunks that come `interval` seconds apart, for a streamed stub answer.
+struct PacedChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let chunks: [Data]
+    let interval: TimeInterval
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var rest: ArraySlice<Data>
+        let interval: TimeInterval
+
+        mutating func next() async throws -> Data? {
+            guard let chunk = rest.popFirst() else { return nil }
+            if interval > 0 {
+                try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(interval))
+            }
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(rest: chunks[...], interval: interval)
     }
 }

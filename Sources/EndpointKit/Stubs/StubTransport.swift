@@ -139,15 +139,8 @@ public final class StubTransport: HTTPTransport {
 
     // MARK: - HTTPTransport
 
-    /// Answers the call of `endpoint` from its stub, after recording it.
-    ///
-    /// ```swift
-    /// let (body, response) = try await stubs.send(request, bodyFile: nil, for: Me())
-    /// ```
-    ///
-    /// - Throws: ``EndpointError/Kind/notStubbed`` when `E` has no stub; the stub's failure, if it
-    ///   is one.
-    public func send<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (Data, HTTPURLResponse) {
+    /// Records the call and finds its stub's next answer.
+    private func answer<E: Endpoint>(to request: URLRequest, bodyFile: URL?, for endpoint: E) throws -> (StubAnswer<E>, URLRequest) {
         var request = request
         if let bodyFile {
             request.httpBody = try Data(contentsOf: bodyFile, options: .alwaysMapped)
@@ -170,7 +163,32 @@ public final class StubTransport: HTTPTransport {
                     + ". Add one with stubs.on(\(E.self).self, …)",
                 request: request)
         }
+        return (answer, request)
+    }
+
+    /// Answers the call of `endpoint` from its stub, after recording it.
+    ///
+    /// ```swift
+    /// let (body, response) = try await stubs.send(request, bodyFile: nil, for: Me())
+    /// ```
+    ///
+    /// - Throws: ``EndpointError/Kind/notStubbed`` when `E` has no stub; the stub's failure, if it
+    ///   is one.
+    public func send<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (Data, HTTPURLResponse) {
+        let (answer, request) = try answer(to: request, bodyFile: bodyFile, for: endpoint)
         return try await answer.respond(to: request, for: endpoint)
+    }
+
+    /// Answers with the endpoint's next stub, streaming a ``StubAnswer/chunks(_:interval:status:headers:)``
+    /// or ``StubAnswer/events(_:interval:status:headers:)`` answer chunk by chunk with its
+    /// pauses; any other answer streams as one chunk.
+    ///
+    /// ```swift
+    /// stubs.on(ChatCompletion.self, .events([ServerSentEvent(data: #"{"text":"Hi"}"#)], interval: 0.05))
+    /// ```
+    public func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
+        let (answer, request) = try answer(to: request, bodyFile: bodyFile, for: endpoint)
+        return try await answer.stream(to: request, for: endpoint)
     }
 
     /// Fails: a stub answers calls of endpoints, and a bare request names none.

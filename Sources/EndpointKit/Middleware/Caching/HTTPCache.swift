@@ -20,6 +20,8 @@ import FoundationNetworking
 /// What it keeps and when:
 /// - Only `GET` answers with status 200 and an `ETag` or `Last-Modified`, and never one marked
 ///   `Cache-Control: no-store`. It always asks the server; it never answers by age alone.
+///   Streamed answers (``ServerSentEvents``, ``JSONLines``, ``ByteStream``, downloads) pass
+///   through: their bodies never sit in memory whole.
 /// - Entries are keyed by URL, `Accept` and `Authorization` (a hash of it, not the credential), so
 ///   one user's answer is never revalidated for another: place it after authorization
 ///   middlewares. A request that already carries `If-None-Match` or `If-Modified-Since` passes
@@ -80,7 +82,7 @@ public final class HTTPCache: Middleware {
     public func intercept(
         _ request: URLRequest, context: MiddlewareContext, next: Next
     ) async throws -> (Data, HTTPURLResponse) {
-        guard (request.httpMethod ?? "GET") == "GET", let url = request.url,
+        guard (request.httpMethod ?? "GET") == "GET", !CallScope.current.streams, let url = request.url,
               request.value(forHTTPHeaderField: "If-None-Match") == nil,
               request.value(forHTTPHeaderField: "If-Modified-Since") == nil else {
             return try await next(request)

@@ -79,7 +79,10 @@ public struct RequestLogger: Middleware {
         func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
         do {
             let (body, response) = try await next(request)
-            var line = "<-- \(ResponseDecoder.statusText(response.statusCode)) \(method) \(target) (\(elapsed()), \(body.count)-byte body)"
+            // A streamed 2xx body has not arrived yet: the line marks the head.
+            let streamed = CallScope.current.streams && (200..<300).contains(response.statusCode)
+            var line = "<-- \(ResponseDecoder.statusText(response.statusCode)) \(method) \(target) (\(elapsed()), "
+                + (streamed ? "body streaming)" : "\(body.count)-byte body)")
             if verbose {
                 var headers: [String: String] = [:]
                 for case (let name as String, let value as String) in response.allHeaderFields { headers[name] = value }
