@@ -10,8 +10,11 @@ import Foundation
 ///
 /// When neither works, it fails with one message that says exactly what to run.
 enum PythonEnvironment {
-    /// What the loopback server imports beyond the standard library.
-    static let modules = ["werkzeug"]
+    /// What the test servers import beyond the standard library: werkzeug (the loopback server's
+    /// multipart parser), sse-starlette and uvicorn (a Server-Sent Events server nobody here wrote).
+    static let modules = ["werkzeug", "sse_starlette", "uvicorn"]
+    /// The PyPI packages that provide ``modules``.
+    static let packages = ["werkzeug", "sse-starlette", "uvicorn"]
 
     /// The folder of the virtual environment: `.build/loopback-python` in the package.
     static let folder = URL(fileURLWithPath: #filePath)
@@ -25,7 +28,7 @@ enum PythonEnvironment {
         if hasModules(python) { return python }
         try create()
         guard hasModules(python) else {
-            throw LoopbackServer.StartFailure(description: instructions(because: "werkzeug is still missing after the install"))
+            throw LoopbackServer.StartFailure(description: instructions(because: "\(modules.joined(separator: ", ")) are still missing after the install"))
         }
         return python
     }
@@ -42,7 +45,7 @@ enum PythonEnvironment {
         try? fileManager.removeItem(at: staging)
         let steps: [(URL, [String])] = [
             (system, ["-m", "venv", staging.path]),
-            (staging.appendingPathComponent("bin/python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + modules),
+            (staging.appendingPathComponent("bin/python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + packages),
         ]
         for (executable, arguments) in steps {
             let (status, output) = run(executable, arguments)
@@ -62,9 +65,9 @@ enum PythonEnvironment {
     private static func instructions(because reason: String) -> String {
         let path = folder.path
         return """
-            The integration tests run a loopback server that needs Python 3 with \(modules.joined(separator: ", ")), \
+            The integration tests run loopback servers that need Python 3 with \(packages.joined(separator: ", ")), \
             and preparing it failed: \(reason). Run once, then test again: \
-            python3 -m venv '\(path)' && '\(path)/bin/python' -m pip install \(modules.joined(separator: " ")) \
+            python3 -m venv '\(path)' && '\(path)/bin/python' -m pip install \(packages.joined(separator: " ")) \
             (on Debian or Ubuntu without venv: apt-get install python3-venv).
             """
     }
