@@ -1,73 +1,123 @@
 import Foundation
 
 /// The chunks of a streamed body between the producer (a URLSession delegate, a stub, an adapted
-/// sequence) and the one consumer, bounded: past `highWater` buffered bytes the producer is asked to
-/// pause, and once the consumer has drained the buffer below `lowWater` it is asked to go on.
+/// sequence) and the one consumer, in bounded memory.
 ///
-/// A producer that can be paused (a URLSession task, which stops reading its socket so that TCP
-/// slows the sender) passes `pause` and `resume`; an async producer awaits ``write(_:)``, which
-/// returns only when there is room. Either way an endless stream read by a slow consumer holds
-/// about `highWater` bytes, not everything the server sent.
+/// An async producer awaits ``write(_:)``, which returns only while the buffer holds less than
+/// `highWater` bytes: true back-pressure. A producer that cannot wait (URLSession's delegate)
+/// appends with ``append(_:)``; past `highWater` bytes in memory, further chunks go to a temporary
+/// file (when `overflowLimit` allows) and are read back in order, so memory stays about
+/// `highWater` however far the reader falls behind. A reader more than `overflowLimit` bytes
+/// behind fails the stream instead of filling the disk.
+///
+/// Why not pause the URLSession task: on Linux, `suspend()` removes the transfer from libcurl and
+/// `resume()` starts it again, which sends the request a second time (measured: a second `GET`
+/// after a suspend near the end of a body, and the first body never completes).
 ///
 /// The consumer's ``next()`` waits at most `idleTimeout` seconds for a chunk, then fails the stream
 /// with `URLError(.timedOut)`; time spent while the consumer is busy elsewhere does not count.
 final class ChunkBuffer: Sendable {
-    /// Asks the producer to stop (`true`) or to go on (`false`), in the order it was decided.
-    typealias FlowControl = @Sendable (_ pause: Bool) -> Void
+    /// The overflow file, used only under the buffer's lock.
+    private final class Overflow: @unchecked Sendable {
+        let url: URL
+        let handle: FileHandle
+        var written: UInt64 = 0
+        var read: UInt64 = 0
+        var pending: UInt64 { written - read }
+
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-stream-\(UUID().uuidString)")
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+            handle = try FileHandle(forUpdating: url)
+            try? FileManager.default.removeItem(at: url)  // unlinked: the space is freed when the handle closes
+        }
+
+        func append(_ data: Data) throws {
+            try handle.seek(toOffset: written)
+            try handle.write(contentsOf: data)
+            written += UInt64(data.count)
+        }
+
+        func next(upTo count: Int) throws -> Data {
+            try handle.seek(toOffset: read)
+            let data = try handle.read(upToCount: min(count, Int(clamping: pending))) ?? Data()
+            read += UInt64(data.count)
+            if pending == 0 {
+                written = 0  // drained: start the file over
+                read = 0
+                try handle.truncate(atOffset: 0)
+            }
+            return data
+        }
+
+        deinit {
+            try? handle.close()
+        }
+    }
 
     private struct State: Sendable {
         var chunks: [Data] = []
         var head = 0
         var buffered = 0
+        var overflow: Overflow?
         /// How the stream ended, once the producer or a cancel has said so.
         var end: Result<Void, any Error>?
         var reader: CheckedContinuation<Data?, any Error>?
         var writer: CheckedContinuation<Void, Never>?
-        var paused = false
         var cancelled = false
     }
 
     private let state = Locked(State())
     private let highWater: Int
-    private let lowWater: Int
+    private let overflowLimit: UInt64
     private let idleTimeout: TimeInterval?
-    private let flowControl: FlowControl?
     private let onCancel: (@Sendable () -> Void)?
 
     /// - Parameters:
-    ///   - highWater: Buffered bytes past which the producer is paused.
+    ///   - highWater: The most bytes held in memory before ``write(_:)`` waits or ``append(_:)``
+    ///     overflows to disk.
+    ///   - overflowLimit: The most bytes ``append(_:)`` may keep on disk; 0 keeps everything in memory.
     ///   - idleTimeout: The longest ``next()`` waits for a chunk, in seconds; `nil` for no limit.
-    ///   - flowControl: Pauses and resumes a producer that pushes with ``append(_:)``.
     ///   - onCancel: Stops the producer when the consumer goes away or is cancelled.
-    init(
-        highWater: Int = 1 << 20, idleTimeout: TimeInterval? = nil,
-        flowControl: FlowControl? = nil, onCancel: (@Sendable () -> Void)? = nil
-    ) {
+    init(highWater: Int = 1 << 20, overflowLimit: UInt64 = 0, idleTimeout: TimeInterval? = nil, onCancel: (@Sendable () -> Void)? = nil) {
         self.highWater = max(highWater, 1)
-        lowWater = max(highWater / 4, 1)
+        self.overflowLimit = overflowLimit
         self.idleTimeout = idleTimeout
-        self.flowControl = flowControl
         self.onCancel = onCancel
     }
 
     // MARK: - The producer
 
-    /// Adds a chunk; pauses the producer when the buffer is past its high-water mark. Chunks after
-    /// the end (a cancel) are dropped.
+    /// Adds a chunk, to memory or (past the high-water mark) to the overflow file. Chunks after the
+    /// end (a cancel) are dropped.
     func append(_ data: Data) {
         guard !data.isEmpty else { return }
-        var pause = false
+        var failure: (any Error)?
         let reader = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
             guard state.end == nil else { return nil }
             if let reader = state.reader {
                 state.reader = nil
                 return reader
             }
-            state.chunks.append(data)
-            state.buffered += data.count
-            if state.buffered > highWater, !state.paused {
-                state.paused = true
-                pause = true
+            let overflowing = (state.overflow?.pending ?? 0) > 0
+            guard overflowLimit > 0, overflowing || state.buffered + data.count > highWater else {
+                state.chunks.append(data)
+                state.buffered += data.count
+                return nil
+            }
+            do {
+                let overflow = try state.overflow ?? Overflow()
+                state.overflow = overflow
+                guard overflow.pending + UInt64(data.count) <= overflowLimit else {
+                    throw URLError(.dataLengthExceedsMaximum, userInfo: [
+                        NSLocalizedDescriptionKey: "the reader fell more than \(overflowLimit) bytes behind the server",
+                    ])
+                }
+                try overflow.append(data)
+            } catch {
+                failure = error
             }
             return nil
         }
@@ -75,7 +125,7 @@ final class ChunkBuffer: Sendable {
             Deadlines.shared.remove(self)
             reader.resume(returning: data)
         }
-        if pause { flowControl?(true) }
+        if let failure { fail(failure) }
     }
 
     /// Adds a chunk, waiting while the buffer is past its high-water mark.
@@ -93,16 +143,16 @@ final class ChunkBuffer: Sendable {
 
     /// Ends the stream: cleanly when `error` is `nil`. Buffered chunks are still read first.
     func finish(throwing error: (any Error)? = nil) {
-        let (reader, writer, chunk) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, CheckedContinuation<Void, Never>?, Data?) in
-            guard state.end == nil else { return (nil, nil, nil) }
+        let (reader, writer) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, CheckedContinuation<Void, Never>?) in
+            guard state.end == nil else { return (nil, nil) }
             state.end = error.map { .failure($0) } ?? .success(())
             defer { state.reader = nil; state.writer = nil }
-            return (state.reader, state.writer, nil)
+            return (state.reader, state.writer)
         }
         Deadlines.shared.remove(self)
         writer?.resume()
         guard let reader else { return }
-        if let error { reader.resume(throwing: error) } else { reader.resume(returning: chunk) }
+        if let error { reader.resume(throwing: error) } else { reader.resume(returning: nil) }
     }
 
     /// Whether the consumer has gone away: a producer stops writing.
@@ -119,7 +169,7 @@ final class ChunkBuffer: Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let (outcome, resume) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
+                let outcome = state.withLock { state -> Result<Data?, any Error>? in
                     if state.head < state.chunks.count {
                         let chunk = state.chunks[state.head]
                         state.head += 1
@@ -128,23 +178,20 @@ final class ChunkBuffer: Sendable {
                             state.chunks.removeFirst(state.head)
                             state.head = 0
                         }
-                        var resume = false
-                        if state.paused, state.buffered <= lowWater {
-                            state.paused = false
-                            resume = true
-                        }
-                        return (.success(chunk), resume)
+                        return .success(chunk)
+                    }
+                    if let overflow = state.overflow, overflow.pending > 0 {
+                        return Result { try overflow.next(upTo: 1 << 18) }
                     }
                     switch state.end {
-                    case .success?: return (.success(nil), false)
-                    case .failure(let error)?: return (.failure(error), false)
+                    case .success?: return .success(nil)
+                    case .failure(let error)?: return .failure(error)
                     case nil:
-                        if state.cancelled { return (.failure(CancellationError()), false) }
+                        if state.cancelled { return .failure(CancellationError()) }
                         state.reader = continuation
-                        return (nil, false)
+                        return nil
                     }
                 }
-                if resume { flowControl?(false) }
                 wakeWriter()
                 if let outcome { return continuation.resume(with: outcome) }
                 if let idleTimeout, let nanoseconds = Seconds.nanoseconds(idleTimeout) {
@@ -172,8 +219,14 @@ final class ChunkBuffer: Sendable {
         writer?.resume()
     }
 
-    /// Fails the stream and stops the producer (an idle timeout).
+    /// Fails the stream and stops the producer (an idle timeout, a reader too far behind).
     private func fail(_ error: any Error) {
+        state.withLock { state in
+            state.chunks = []
+            state.head = 0
+            state.buffered = 0
+            state.overflow = nil
+        }
         finish(throwing: error)
         stopProducer()
     }
@@ -186,7 +239,13 @@ final class ChunkBuffer: Sendable {
 
     private func stopProducer() {
         let first = state.withLock { state -> Bool in
-            defer { state.cancelled = true; state.chunks = []; state.head = 0; state.buffered = 0 }
+            defer {
+                state.cancelled = true
+                state.chunks = []
+                state.head = 0
+                state.buffered = 0
+                state.overflow = nil
+            }
             return !state.cancelled
         }
         if first { onCancel?() }

@@ -149,12 +149,12 @@ final class Exchange: Sendable {
         Self.cancelElsewhere(task)
     }
 
-    /// Hands a 2xx response over to the caller at its head; its body goes to a bounded buffer that
-    /// pauses the task while the reader is behind. A stream has no deadline, only the idle timeout.
+    /// Hands a 2xx response over to the caller at its head; its body goes to a buffer that holds
+    /// 1 MiB in memory and the rest, while the reader is behind, in a temporary file (up to 2 GiB).
+    /// A stream has no deadline, only the idle timeout.
     private func startStream(_ response: HTTPURLResponse) {
         let buffer = ChunkBuffer(
-            idleTimeout: scope.idleTimeout,
-            flowControl: { [weak self] pause in self?.setPaused(pause) },
+            overflowLimit: Self.overflowLimit, idleTimeout: scope.idleTimeout,
             onCancel: { [weak self] in self?.cancel() })
         let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
             guard !state.cancelled, !state.timedOut else { return nil }
@@ -168,16 +168,8 @@ final class Exchange: Sendable {
         continuation.resume(returning: .stream(buffer, response))
     }
 
-    /// Suspends or resumes the task for the stream's reader, in the order decided: on a serial
-    /// queue of its own, because both wait for the session's work queue.
-    private func setPaused(_ pause: Bool) {
-        Self.flowControl.async { [self] in
-            let task = state.withLock { $0.phase == .running && !$0.cancelled ? $0.task : nil }
-            if pause { task?.suspend() } else { task?.resume() }
-        }
-    }
-
-    private static let flowControl = DispatchQueue(label: "EndpointKit.URLSessionTransport.flowControl")
+    /// How far a stream's reader may fall behind the server before the stream fails.
+    static let overflowLimit: UInt64 = 2 << 30
 
     /// Keeps `data` unless the body has passed its limit. `receivedSoFar` is the task's own count
     /// of body bytes, where URLSession keeps one ahead of these callbacks (Apple's; on Linux it

@@ -114,9 +114,10 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Sends `request` (with the contents of `bodyFile` as its body, when there is one) and returns
     /// at the head of a 2xx response, its body streaming: each chunk reaches the stream as it
-    /// arrives, and while the stream's reader is behind by more than 1 MiB the task is suspended,
-    /// so the socket is not read and the server is slowed by TCP. Another status comes with its
-    /// whole body (within the size limit), as from ``send(_:)``.
+    /// arrives. While the stream's reader is behind, 1 MiB waits in memory and the rest in a
+    /// temporary file, so memory stays flat; a reader more than 2 GiB behind fails the stream.
+    /// (The task is not suspended: on Linux that sends the request again when it resumes.)
+    /// Another status comes with its whole body (within the size limit), as from ``send(_:)``.
     ///
     /// A streamed body has no deadline: the configuration's `timeoutIntervalForResource` and the
     /// call's timeout limit the wait for the head only.
