@@ -36,6 +36,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The streaming targets (issue 14): latency, memory, download throughput against curl, and
+        // how soon a cancelled stream's server sees the close; against streaming_server.py.
+        .executableTarget(
+            name: "StreamingBench",
+            dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]
+        ),
         // Runs one contender's in-memory call N times, for instruction counts under callgrind.
         .executableTarget(name: "InstructionCount", dependencies: ["Contenders"]),
         .executableTarget(

@@ -171,8 +171,14 @@ final class ChunkBuffer: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 let outcome = state.withLock { state -> Result<Data?, any Error>? in
                     if state.head < state.chunks.count {
-                        let chunk = state.chunks[state.head]
+                        // What has piled up goes out at once (up to 256 KiB): a reader that fell
+                        // behind catches up in fewer, larger steps.
+                        var chunk = state.chunks[state.head]
                         state.head += 1
+                        while state.head < state.chunks.count, chunk.count + state.chunks[state.head].count <= 1 << 18 {
+                            chunk.append(state.chunks[state.head])
+                            state.head += 1
+                        }
                         state.buffered -= chunk.count
                         if state.head == state.chunks.count || state.head > 64 {
                             state.chunks.removeFirst(state.head)

@@ -224,7 +224,10 @@ import Testing
         let file = try await Bytes().download(on: server) { progress in reports.withLock { $0.append(progress) } }
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try Data(contentsOf: file) == Data(repeating: 1, count: 10) + Data(repeating: 2, count: 5))
-        #expect(reports.withLock { $0 }.map(\.completed) == [0, 10, 15])
+        let completed = reports.withLock { $0 }.map(\.completed)
+        #expect(completed.first == 0)
+        #expect(completed.last == 15)
+        #expect(completed == completed.sorted())
         #expect(reports.withLock { $0 }.last?.fractionCompleted == 1)
     }
 

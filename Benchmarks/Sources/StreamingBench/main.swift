@@ -1,0 +1,256 @@
+// The streaming targets of issue 14, measured against `streaming_server.py` (run by run.sh):
+//
+//   StreamingBench ORIGIN [--smoke]
+//
+// prints one tab-separated line per figure: name, value, unit, target. Memory is the process's
+// resident set (Linux's /proc/self/status), sampled while the stream runs; its growth is the
+// largest sample minus the resident set just before the call, after a warm-up call.
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2, let origin = URL(string: arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: StreamingBench ORIGIN [--smoke]\n".utf8))
+    exit(2)
+}
+let smoke = arguments.contains("--smoke")
+let server = Server(origin: origin, pathPrefix: "")
+
+/// The resident set size in bytes (0 where /proc is missing: the figures are for Linux).
+func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kilobytes = Int(line.split(whereSeparator: \.isWhitespace)[1]) else { return 0 }
+    return kilobytes * 1024
+}
+
+/// The largest resident set seen, from any thread.
+final class PeakMemory: @unchecked Sendable {
+    // `lock` guards `peak`.
+    private let lock = NSLock()
+    private var peak = 0
+    func sample() {
+        let now = residentBytes()
+        lock.lock()
+        peak = max(peak, now)
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return peak
+    }
+}
+
+func report(_ name: String, _ value: Double, _ unit: String, target: String) {
+    FileHandle.standardOutput.write(Data("\(name)\t\(String(format: "%.2f", value))\t\(unit)\t\(target)\n".utf8))
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+}
+
+func now() -> Double { Date().timeIntervalSince1970 }
+
+// MARK: - Endpoints
+
+struct Timed: Endpoint {
+    let endpoint = Restful(.get, "sse/timed")
+    let count: Int
+    let every: Double
+    struct Tick: Decodable, Sendable { let n: Int; let sent: Double }
+    typealias ReturnPayloadType = ServerSentEvents<Tick>
+}
+
+struct Fast: Endpoint {
+    let endpoint = Restful(.get, "sse/fast")
+    let count: Int
+    struct Event: Decodable, Sendable { let n: Int; let name: String }
+    typealias ReturnPayloadType = ServerSentEvents<Event>
+}
+
+struct Lines: Endpoint {
+    let endpoint = Restful(.get, "jsonl")
+    let mb: Int
+    struct Row: Decodable, Sendable { let n: Int; let name: String; let values: [Int] }
+    typealias ReturnPayloadType = JSONLines<Row>
+}
+
+struct Download: Endpoint {
+    let endpoint = Restful(.get, "download")
+    let mb: Int
+    typealias ReturnPayloadType = Data
+}
+
+struct Endless: Endpoint {
+    var endpoint: Restful { Restful(.get, "sse/endless/{key}") }
+    let key: String
+    struct Tick: Decodable, Sendable { let n: Int }
+    typealias ReturnPayloadType = ServerSentEvents<Tick>
+}
+
+struct Closed: Endpoint {
+    var endpoint: Restful { Restful(.get, "closed/{key}") }
+    let key: String
+    struct ReturnPayloadType: Decodable, Sendable { let closed: Bool; let at: Double }
+}
+
+// MARK: - Figures
+
+/// Flush to caller: the server stamps each event just before it writes and flushes it.
+func latency() async throws {
+    var delays: [Double] = []
+    for try await event in try await Timed(count: smoke ? 10 : 100, every: 0.02).call(on: server) {
+        delays.append((now() - event.data.sent) * 1000)
+    }
+    report("sse_flush_to_caller_median", median(delays), "ms", target: "<= 50 ms")
+    report("sse_flush_to_caller_max", delays.max() ?? .nan, "ms", target: "-")
+}
+
+func events() async throws {
+    for try await _ in try await Fast(count: 1000).call(on: server) {}  // warm-up
+    let count = smoke ? 5_000 : 100_000
+    let peak = PeakMemory()
+    let before = residentBytes()
+    var received = 0
+    for try await event in try await Fast(count: count).call(on: server) {
+        received += 1
+        if event.data.n % 1000 == 0 { peak.sample() }
+    }
+    peak.sample()
+    precondition(received == count, "received \(received) of \(count) events")
+    report("sse_\(count)_events_rss_growth", Double(peak.value - before) / 1_048_576, "MB", target: "<= 16 MB")
+}
+
+func jsonLines() async throws {
+    for try await _ in try await Lines(mb: 1).call(on: server) {}  // warm-up
+    let megabytes = smoke ? 16 : 1024
+    let peak = PeakMemory()
+    let before = residentBytes()
+    let start = now()
+    var rows = 0
+    for try await _ in try await Lines(mb: megabytes).call(on: server) {
+        rows += 1
+        if rows % 10_000 == 0 { peak.sample() }
+    }
+    peak.sample()
+    report("jsonl_\(megabytes)MB_rss_growth", Double(peak.value - before) / 1_048_576, "MB", target: "<= 16 MB")
+    report("jsonl_\(megabytes)MB_rows_per_second", Double(rows) / (now() - start), "rows/s", target: "-")
+}
+
+/// Runs `curl -s -o FILE URL` and returns its wall time.
+func curl(_ url: URL, to file: URL) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["curl", "-s", "-o", file.path, url.absoluteString]
+    let start = now()
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw URLError(.cannotLoadFromNetwork) }
+    return now() - start
+}
+
+func download() async throws {
+    let megabytes = smoke ? 16 : 1024
+    let target = FileManager.default.temporaryDirectory.appendingPathComponent("streaming-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: target) }
+    try await Download(mb: 1).download(to: target, on: server)  // warm-up
+    var ours: [Double] = []
+    var theirs: [Double] = []
+    var growth = 0
+    for _ in 0..<(smoke ? 1 : 3) {
+        let peak = PeakMemory()
+        let before = residentBytes()
+        let sampled = Locked64()
+        let start = now()
+        try await Download(mb: megabytes).download(to: target, on: server) { progress in
+            if sampled.advance(to: progress.completed, every: 16 << 20) { peak.sample() }
+        }
+        ours.append(now() - start)
+        peak.sample()
+        growth = max(growth, peak.value - before)
+        let size = (try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int) ?? 0
+        precondition(size == megabytes << 20, "downloaded \(size) bytes")
+        var components = URLComponents(url: origin.appendingPathComponent("download"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "mb", value: String(megabytes))]
+        theirs.append(try curl(components.url!, to: target))
+    }
+    report("download_\(megabytes)MB_rss_growth", Double(growth) / 1_048_576, "MB", target: "<= 16 MB")
+    report("download_\(megabytes)MB_seconds", median(ours), "s", target: "-")
+    report("download_\(megabytes)MB_curl_seconds", median(theirs), "s", target: "-")
+    report("download_\(megabytes)MB_time_vs_curl", median(ours) / median(theirs), "x", target: "<= 1.2x")
+}
+
+/// When the server sees the connection closed, after the loop breaks or its task is cancelled.
+func cancellation() async throws {
+    var afterBreak: [Double] = []
+    var afterCancel: [Double] = []
+    for round in 0..<(smoke ? 2 : 10) {
+        let key = UUID().uuidString
+        let stopped: Double
+        if round % 2 == 0 {
+            var count = 0
+            for try await _ in try await Endless(key: key).call(on: server) {
+                count += 1
+                if count == 5 { break }
+            }
+            stopped = now()
+        } else {
+            let (started, signal) = AsyncStream<Void>.makeStream()
+            let reader = Task {
+                var count = 0
+                for try await _ in try await Endless(key: key).call(on: server) {
+                    count += 1
+                    if count == 5 { signal.yield() }
+                }
+            }
+            for await _ in started { break }
+            reader.cancel()
+            stopped = now()
+            _ = try? await reader.value
+        }
+        var closed = try await Closed(key: key).call(on: server)
+        let deadline = now() + 20
+        while !closed.closed, now() < deadline {
+            try await Task.sleep(nanoseconds: 5_000_000)
+            closed = try await Closed(key: key).call(on: server)
+        }
+        let delay = closed.closed ? (closed.at - stopped) * 1000 : .infinity
+        if round % 2 == 0 { afterBreak.append(delay) } else { afterCancel.append(delay) }
+    }
+    report("cancel_break_to_server_close_max", afterBreak.max() ?? .nan, "ms", target: "<= 1000 ms")
+    report("cancel_task_to_server_close_max", afterCancel.max() ?? .nan, "ms", target: "<= 1000 ms")
+}
+
+/// Counts progress in steps, so that the resident set is sampled every 16 MiB, not every chunk.
+final class Locked64: @unchecked Sendable {
+    // `lock` guards `next`.
+    private let lock = NSLock()
+    private var next: Int64 = 0
+    func advance(to value: Int64, every step: Int64) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value >= next else { return false }
+        next = value + step
+        return true
+    }
+}
+
+// `--only NAME` runs one figure (`--repeat N` times): for investigating one of them.
+let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1] }
+let repeats = arguments.firstIndex(of: "--repeat").flatMap { Int(arguments[$0 + 1]) } ?? 1
+let figures: [(String, () async throws -> Void)] = [
+    ("latency", latency), ("events", events), ("jsonl", jsonLines), ("download", download), ("cancel", cancellation),
+]
+do {
+    for (name, measure) in figures where only == nil || only == name {
+        for _ in 0..<repeats { try await measure() }
+    }
+} catch {
+    FileHandle.standardError.write(Data("StreamingBench failed: \(error)\n".utf8))
+    exit(1)
+}
