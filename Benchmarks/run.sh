@@ -30,6 +30,7 @@ mkdir -p "$results"
 echo "== Building (the server in $server_configuration, the rest in release)"
 swift build -c "$server_configuration" --product BenchServer
 swift build -c release --product InstructionCount
+swift build -c release --product StreamingBench
 
 # With two or more cores, the server runs on core 0 and the benchmarks on core 1, so that they do not
 # compete for a core (without this, identical contenders differed by up to 6% end to end).
@@ -73,6 +74,20 @@ for contender in EndpointKit snake snake-all explicit explicit-all openapi raw-l
     done
 done
 
+echo "== Streaming: latency, memory, download throughput against curl, cancellation (issue 14)"
+mkfifo "$tmp/stream-stdin"
+python3 streaming_server.py < "$tmp/stream-stdin" > "$tmp/stream.out" &
+exec 4>"$tmp/stream-stdin"   # the streaming server runs while this stays open
+for _ in $(seq 1 100); do
+    grep -q READY "$tmp/stream.out" 2>/dev/null && break
+    sleep 0.1
+done
+stream_port=$(awk '/READY/ {print $2}' "$tmp/stream.out")
+[ -n "$stream_port" ] || { echo "the streaming benchmark server did not start"; exit 1; }
+smoke_flag=(); [ -n "${BENCH_SMOKE:-}" ] && smoke_flag=(--smoke)
+"${client_cpu[@]}" .build/release/StreamingBench "http://127.0.0.1:$stream_port" "${smoke_flag[@]}" > "$results/streaming.tsv"
+exec 4>&-
+
 echo "== Measuring the build cost of the library"
 seconds_to_build() {  # a clean debug build of target $2 of the package at $1, in a new scratch folder
     rm -rf "$tmp/scratch"
@@ -95,6 +110,9 @@ code_lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | grep -
 
 echo
 BENCH_BUILD_SECONDS=$build_seconds python3 summarize.py "$results" "$calls"
+echo
+echo "Streaming (figure, value, unit, target):"
+column -t -s $'\t' "$results/streaming.tsv" 2>/dev/null || cat "$results/streaming.tsv"
 echo
 echo "Build: clean debug build of the EndpointKit target ${build_seconds} s" \
      "(a one-line package: ${empty_seconds} s); ${files} files, ${lines} lines" \

@@ -80,6 +80,36 @@ enum DemoServer {
             let album = context.parameters.get("albumId") ?? "?"
             return json(#"{"album": "\#(album)", "received_bytes": \#(body.readableBytes)}"#, status: .created)
         }
+        // A canned answer streamed word by word, as an OpenAI-compatible server streams a completion.
+        router.post("/api/v1/chat/completions") { _, _ -> Response in
+            let words = ["EndpointKit", " streams", " each", " event", " as", " soon", " as", " it", " arrives", "."]
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: ResponseBody { writer in
+                    for word in words {
+                        let chunk = #"{"choices":[{"index":0,"delta":{"content":"\#(word)"}}]}"#
+                        try await writer.write(ByteBuffer(string: "data: \(chunk)\n\n"))
+                        try await Task.sleep(nanoseconds: 60_000_000)
+                    }
+                    try await writer.write(ByteBuffer(string: "data: [DONE]\n\n"))
+                    try await writer.finish(nil)
+                })
+        }
+        // 4 MiB in 64 KiB pieces, paced so that the progress bar has something to show.
+        router.get("/api/v1/reports/:id/export") { _, _ -> Response in
+            let piece = ByteBuffer(repeating: UInt8(ascii: "r"), count: 64 << 10)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/octet-stream", .contentLength: String(64 * piece.readableBytes)],
+                body: ResponseBody(contentLength: 64 * piece.readableBytes) { writer in
+                    for _ in 0..<64 {
+                        try await writer.write(piece)
+                        try await Task.sleep(nanoseconds: 10_000_000)
+                    }
+                    try await writer.finish(nil)
+                })
+        }
         return router
     }
 

@@ -68,3 +68,33 @@ struct UploadPhoto: Endpoint {
         let receivedBytes: Int
     }
 }
+
+/// POST /api/v1/chat/completions with "stream": true → Server-Sent Events, one chunk per word,
+/// then `data: [DONE]` (the shape of OpenAI-compatible APIs).
+struct ChatCompletion: Endpoint {
+    let endpoint = Restful(.post, "chat/completions")
+    let model: String
+    let messages: [ChatMessage]
+    var stream = true
+    typealias ReturnPayloadType = ServerSentEvents<ChatChunk>
+}
+
+struct ChatMessage: Codable, Sendable {
+    let role: String
+    let content: String
+}
+
+struct ChatChunk: Decodable, Sendable {
+    struct Choice: Decodable, Sendable {
+        struct Delta: Decodable, Sendable { let content: String? }
+        let delta: Delta
+    }
+    let choices: [Choice]
+}
+
+/// GET /api/v1/reports/{id}/export → a report file (application/octet-stream), for download(to:).
+struct ExportReport: Endpoint {
+    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
+    let id: Int
+    typealias ReturnPayloadType = Data
+}

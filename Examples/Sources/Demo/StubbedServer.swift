@@ -33,6 +33,12 @@ enum StubbedServer {
                 .delayed(by: 0.05)
         })
         // The photo part is 2048 bytes in the demo; the stub reports that size.
+        stubs.on(ChatCompletion.self, .events(
+            ["Stubbed", " words", " stream", " too", "."].map { ServerSentEvent(data: #"{"choices":[{"delta":{"content":"\#($0)"}}]}"#) }
+                + [ServerSentEvent(data: "[DONE]")],
+            interval: 0.02))
+        stubs.on(ExportReport.self, .chunks(Array(repeating: Data(repeating: 0x72, count: 256 << 10), count: 16), interval: 0.005,
+                                            headers: ["Content-Length": String(4 << 20)]))
         stubs.on(UploadPhoto.self, .computed { call in
             .json(#"{"album":"\#(call.albumId)","received_bytes":2048}"#, status: 201)
         })

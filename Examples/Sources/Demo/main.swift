@@ -33,6 +33,25 @@ func printCalls() async {
         let photo = MultipartFile(Data(repeating: 0xFF, count: 2048), filename: "beach.jpg", contentType: "image/jpeg")
         let upload = try await UploadPhoto(albumId: 3, caption: "Beach", photo: photo, requestID: "demo-1").response
         print("UploadPhoto     POST /api/v1/albums/3/photos (multipart) → album \(upload.album), \(upload.receivedBytes) bytes received")
+
+        // A streamed answer: each word is printed as soon as the server sends it.
+        let conversation = [ChatMessage(role: "user", content: "How does EndpointKit stream?")]
+        let answer = try await ChatCompletion(model: "demo", messages: conversation).response  // returns at the head
+        print("ChatCompletion  POST /api/v1/chat/completions (Server-Sent Events) → ", terminator: "")
+        for try await event in answer {
+            print(event.data.choices.first?.delta.content ?? "", terminator: "")
+            fflush(nil)  // nil: every stream (naming stdout is not concurrency-safe)
+        }
+        print()
+
+        // A download to disk, with a progress bar.
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report-7.bin")
+        let bar = ProgressBar()
+        let file = try await ExportReport(id: 7).download(to: destination) { progress in bar.show(progress) }
+        bar.finish()
+        let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        print("ExportReport    GET  /api/v1/reports/7/export → \(size) bytes in \(file.lastPathComponent)")
+        try? FileManager.default.removeItem(at: file)
     } catch {
         print("Call failed: \(error)")
         exit(1)
@@ -43,6 +62,29 @@ func printCalls() async {
         _ = try await PurchaseCheer(identifier: "", transactionId: 1).response
     } catch {
         print("PurchaseCheer with an empty identifier throws:\n    \(error)")
+    }
+}
+
+/// A one-line progress bar on the terminal, redrawn every 5 %.
+final class ProgressBar: @unchecked Sendable {
+    // `lock` guards `shown`; progress arrives on any thread.
+    private let lock = NSLock()
+    private var shown = -1
+
+    func show(_ progress: TransferProgress) {
+        let percent = Int((progress.fractionCompleted ?? 0) * 20) * 5
+        lock.lock()
+        defer { lock.unlock() }
+        guard percent != shown else { return }
+        shown = percent
+        let filled = percent / 5
+        print("\rExportReport    [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled)
+            + "] \(percent) %", terminator: "")
+        fflush(nil)  // nil: every stream (naming stdout is not concurrency-safe)
+    }
+
+    func finish() {
+        print()
     }
 }
 
