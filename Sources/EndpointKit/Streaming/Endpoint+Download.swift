@@ -40,7 +40,7 @@ extension Endpoint {
     ///   - progress: Called as bytes arrive (often, on any thread): bytes written so far, including
     ///     those from before a resumption, and the size of the whole file when the server says it.
     /// - Returns: The file's URL: `destination`, or the temporary file.
-    /// - Throws: An ``EndpointError``, as for ``call(on:)``, or `CancellationError`.
+    /// - Throws: An ``EndpointError``, as for any call, or `CancellationError`.
     @discardableResult
     public func download(
         to destination: URL? = nil, on server: Server? = nil, resumable: Bool = false,

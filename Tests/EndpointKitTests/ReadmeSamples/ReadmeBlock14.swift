@@ -7,31 +7,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
-    static let gitHubCached: Server = {
-        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
-                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
-        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
-        return server
-    }()
+struct ChatCompletion: Endpoint {
+    let endpoint = Restful(.post, "chat/completions")
+    let model: String
+    let messages: [ChatMessage]
+    var stream = true
+    typealias ReturnPayloadType = ServerSentEvents<ChatChunk>
 }
 
-protocol CachedGitHubEndpoint: Endpoint {}
-extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
+struct ChatMessage: Codable, Sendable { let role: String; let content: String }
 
-struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
-    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
-    let owner: String
-    let repo: String
-    var perPage = 100
-    typealias ReturnPayloadType = [Stargazer]
-    static var pagination: Pagination<Self> { .nextLink }
+struct ChatChunk: Decodable, Sendable {
+    struct Choice: Decodable, Sendable {
+        struct Delta: Decodable, Sendable { let content: String? }
+        let delta: Delta
+    }
+    let choices: [Choice]
 }
 
-struct Stargazer: Decodable, Sendable { let login: String }
-
-func readmeBlock14Part1() async throws {
-for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
-    print(stargazer.login)
-}
+func printAnswer(to history: [ChatMessage]) async throws {
+    for try await event in try await ChatCompletion(model: "m", messages: history).response {
+        print(event.data.choices[0].delta.content ?? "", terminator: "")
+    }
 }

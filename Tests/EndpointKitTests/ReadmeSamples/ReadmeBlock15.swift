@@ -7,28 +7,11 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
-    static let stripe: Server = {
-        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
-        server.arrayEncoding = .brackets                       // payment_method_types[]=card
-        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
-        return server
-    }()
-}
-
-struct CreateCheckoutSession: Endpoint {
-    static var server: Server? { .stripe }
-    static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
-    let endpoint = Restful(.post, "checkout/sessions", body: .form)
-    @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
-    var paymentMethodTypes = ["card"]
-    let mode: String
-    let successUrl: URL
-    struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
-}
-
-func readmeBlock15Part1() async throws {
-let session = try await CreateCheckoutSession(mode: "payment", successUrl: URL(string: "https://example.com/done")!).response
-// payment_method_types%5B%5D=card&mode=payment&success_url=https%3A%2F%2Fexample.com%2Fdone
-_ = session
+struct LiveScores: Endpoint {
+    let endpoint = Restful(.get, "scores/live")
+    struct Score: Decodable, Sendable { let team: String; let points: Int }
+    typealias ReturnPayloadType = ServerSentEvents<Score>
+    static var streaming: StreamingOptions {
+        StreamingOptions(idleTimeout: 45, reconnection: Reconnection(maximumAttempts: 10, initialDelay: 1))
+    }
 }

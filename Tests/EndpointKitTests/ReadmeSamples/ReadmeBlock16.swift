@@ -7,48 +7,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
-    static let registry = Server(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
+func readmeBlock16Part1(destination: URL) async throws {
+let file = try await ExportReport(id: 7).download(to: destination, resumable: true) { progress in
+    print("\(progress.completed) of \(progress.expected ?? -1) bytes")
 }
-
-protocol RegistryEndpoint: Endpoint {}
-extension RegistryEndpoint { static var server: Server? { .registry } }
-
-struct StartBlobUpload: RegistryEndpoint {
-    var endpoint: Restful { Restful(.post, "{+name}/blobs/uploads/", body: .empty) }   // no body, not {}
-    let name: String                                                                      // "library/ubuntu"
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-struct FinishBlobUpload: RegistryEndpoint {
-    var endpoint: Restful { Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream")) }
-    let name: String
-    @QueryItem var digest: String                   // added after the session URL's own ?_state=…
-    @Body var blob: Data
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-struct PutManifest: RegistryEndpoint {
-    var endpoint: Restful {
-        Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
-    }
-    let name: String
-    let reference: String
-    @Body var manifest: ImageManifest               // its CodingKeys spell "schemaVersion" and "mediaType"
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-struct ImageManifest: Encodable, Sendable {
-    let version = 2
-    let type = "application/vnd.oci.image.manifest.v1+json"
-    let layers: [String]
-    enum CodingKeys: String, CodingKey { case version = "schemaVersion", type = "mediaType", layers }
-}
-
-func readmeBlock16Part1(layer: Data, layerDigest: String, manifest: ImageManifest) async throws {
-let started = try await StartBlobUpload(name: "library/ubuntu").callWithMetadata()
-guard let session = started.location else { throw URLError(.badServerResponse) }
-try await FinishBlobUpload(name: "library/ubuntu", digest: layerDigest, blob: layer).call(at: session)
-try await PutManifest(name: "library/ubuntu", reference: "latest", manifest: manifest).call()
-_ = started
+_ = file
 }

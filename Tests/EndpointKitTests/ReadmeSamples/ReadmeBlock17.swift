@@ -7,35 +7,31 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct PatchRecord: Endpoint {
-    var endpoint: Restful {
-        Restful(.patch, "buckets/{bucket}/collections/{collection}/records/{id}",
-                body: .json(contentType: "application/merge-patch+json"))
-    }
-    let bucket: String
-    let collection: String
-    let id: String
-    @HeaderField("If-Match") var version: String? = nil      // "\"1718\"": fails with 412 if changed
-    var title: Nullable<String>? = nil                        // .value("x") sets, .null deletes, nil leaves
-    var done: Nullable<Bool>? = nil
-    typealias ReturnPayloadType = EmptyPayload
+extension Server {
+    static let gitHubCached: Server = {
+        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
+                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
+        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
+        return server
+    }()
 }
 
-struct ListRecords: PaginatedEndpoint {
-    var endpoint: Restful { Restful(.get, "buckets/{bucket}/collections/{collection}/records") }
-    let bucket: String
-    let collection: String
-    var limit = 100
-    struct ReturnPayloadType: Decodable, Sendable { let data: [Record] }
-    struct Record: Decodable, Sendable { let id: String }
-    static var pagination: Pagination<Self> { .nextURL(inHeader: "Next-Page") }
-    static func items(in page: ReturnPayloadType) -> [Record] { page.data }
+protocol CachedGitHubEndpoint: Endpoint {}
+extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
+
+struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
+    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
+    let owner: String
+    let repo: String
+    var perPage = 100
+    typealias ReturnPayloadType = [Stargazer]
+    static var pagination: Pagination<Self> { .nextLink }
 }
+
+struct Stargazer: Decodable, Sendable { let login: String }
 
 func readmeBlock17Part1() async throws {
-try await PatchRecord(bucket: "b", collection: "c", id: "r1", version: "\"1718\"", title: .null).call()
-// {"title":null}
-for try await page in ListRecords(bucket: "b", collection: "c").pages() {
-    print(page.payload.data.count)
+for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
+    print(stargazer.login)
 }
 }

@@ -8,25 +8,27 @@ import FoundationNetworking
 import Testing
 
 extension Server {
-    static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
+    static let stripe: Server = {
+        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
+        server.arrayEncoding = .brackets                       // payment_method_types[]=card
+        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
+        return server
+    }()
 }
 
-struct Series: Endpoint {
-    static var server: Server? { .prometheus }
-    let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
-    @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
-    var start: Date? = nil
-    struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
-}
-
-struct Healthy: Endpoint {
-    static var server: Server? { .prometheus }
-    let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
-    typealias ReturnPayloadType = String
+struct CreateCheckoutSession: Endpoint {
+    static var server: Server? { .stripe }
+    static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
+    let endpoint = Restful(.post, "checkout/sessions", body: .form)
+    @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
+    var paymentMethodTypes = ["card"]
+    let mode: String
+    let successUrl: URL
+    struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
 }
 
 func readmeBlock18Part1() async throws {
-let series = try await Series(match: [#"up{job="api"}"#, "process_start_time_seconds"]).response.data
-let health = try await Healthy().response
-_ = (series, health)
+let session = try await CreateCheckoutSession(mode: "payment", successUrl: URL(string: "https://example.com/done")!).response
+// payment_method_types%5B%5D=card&mode=payment&success_url=https%3A%2F%2Fexample.com%2Fdone
+_ = session
 }

@@ -7,13 +7,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock21Part1(token: String) async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
-api.middlewares = [
-    RequestLogger(),                   // outermost: one line per call and per answer
-    RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
-    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
-]
-api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
-_ = api
+extension Server {
+    static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
+}
+
+struct Series: Endpoint {
+    static var server: Server? { .prometheus }
+    let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
+    @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
+    var start: Date? = nil
+    struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
+}
+
+struct Healthy: Endpoint {
+    static var server: Server? { .prometheus }
+    let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
+    typealias ReturnPayloadType = String
+}
+
+func readmeBlock21Part1() async throws {
+let series = try await Series(match: [#"up{job="api"}"#, "process_start_time_seconds"]).response.data
+let health = try await Healthy().response
+_ = (series, health)
 }

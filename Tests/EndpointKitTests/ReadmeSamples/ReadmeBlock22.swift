@@ -7,14 +7,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct RequestID: Middleware {
-    func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
-    ) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-        let (body, response) = try await next(request)
-        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
-        return (body, response)
+struct APIError: Decodable, Sendable {
+    struct Detail: Decodable, Sendable { let code: String; let message: String }
+    let error: Detail                                      // {"error": {"code": …, "message": …}}
+}
+
+func readmeBlock22Part1(id: String, tid: UInt64) async throws {
+Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
+}
+
+struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
+extension SignIn {                                         // this endpoint answers OAuth-style errors
+    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
+}
+
+func readmeBlock22Part2(id: String, tid: UInt64) async throws {
+do {
+    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
+} catch let error as EndpointError {
+    if let apiError = error.errorPayload(as: APIError.self) {
+        print(apiError.error.code, apiError.error.message)
     }
+}
 }

@@ -8,7 +8,12 @@ import FoundationNetworking
 import Testing
 
 func readmeBlock24Part1(token: String) async throws {
-var cached = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-cached.middlewares = [BearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
-_ = cached
+var api = Server(origin: URL(string: "https://example.com")!)
+api.middlewares = [
+    RequestLogger(),                   // outermost: one line per call and per answer
+    RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
+    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
+]
+api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
+_ = api
 }

@@ -7,9 +7,14 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock25Part1(api: inout Server, logger: SampleLogger, request: URLRequest) async throws {
-api.middlewares = [RequestLogger(verbose: true, logsCURL: true, redacting: ["pin"]) { line in
-    logger.debug("\(line)")             // os.Logger, swift-log, a file…
-}]
-print(RequestLogger().curlCommand(for: request))   // curl -X POST 'https://…' -H 'Authorization: <redacted>' …
+struct RequestID: Middleware {
+    func intercept(
+        _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        let (body, response) = try await next(request)
+        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
+        return (body, response)
+    }
 }

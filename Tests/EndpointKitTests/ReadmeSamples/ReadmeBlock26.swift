@@ -7,17 +7,29 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock26Part1() async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
-api.timeout = 30                        // seconds per attempt (default 60); nil for none
-api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
-_ = api
+struct RefreshToken: Endpoint {
+    static var requiresAuthorization: Bool { false }
+    let endpoint = Restful(.post, "oauth/refresh")
+    let refreshToken: String
+    struct ReturnPayloadType: Decodable, Sendable {
+        let accessToken: String
+        let refreshToken: String
+        let expiresIn: Double
+    }
 }
 
-struct ExportReport: Endpoint {
-    static var timeout: TimeInterval? { 300 }
-    static var maximumResponseSize: Int? { 512 << 20 }
-    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
-    let id: Int
-    typealias ReturnPayloadType = Data
+func readmeBlock26Part1(api: inout Server, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
+let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in  // api as it is now
+    let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
+    return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
+                  expiresAt: Date().addingTimeInterval(reply.expiresIn))
+} onSignOut: { error in
+    await showSignInScreen()             // the refresh token was refused: the session is over
+}
+api.middlewares = [RetryPolicy(), auth]
+
+try await auth.signIn(Tokens(accessToken: access, refreshToken: refresh))   // after signing in
+try await auth.signOut()                                                    // on logout
+await auth.reset()                      // after changing the store yourself, e.g. switching accounts
+_ = auth
 }

@@ -7,11 +7,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock28Part1(stubs: StubTransport, server: Server) async throws {
-stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
-let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
-#expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy
-stubs.on(PurchaseCheer.self, .failure(URLError(.notConnectedToInternet)))
-stubs.on(DeleteCheer.self, .status(204).delayed(by: .infinity))          // hangs until cancelled or timed out
-_ = retried
+func readmeBlock28Part1(api: inout Server, logger: SampleLogger, request: URLRequest) async throws {
+api.middlewares = [RequestLogger(verbose: true, logsCURL: true, redacting: ["pin"]) { line in
+    logger.debug("\(line)")             // os.Logger, swift-log, a file…
+}]
+print(RequestLogger().curlCommand(for: request))   // curl -X POST 'https://…' -H 'Authorization: <redacted>' …
 }

@@ -7,10 +7,17 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock29Part1(stubs: StubTransport, server: Server) async throws {
-stubs.on(PurchaseCheer.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(balance: 200)))
-stubs.on(RefreshToken.self, .value(.init(accessToken: "new", refreshToken: "r2", expiresIn: 3600)))
-let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
-#expect(stubs.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", nil, "Bearer new"])
-_ = balance
+func readmeBlock29Part1() async throws {
+var api = Server(origin: URL(string: "https://example.com")!)
+api.timeout = 30                        // seconds per attempt (default 60); nil for none
+api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
+_ = api
+}
+
+struct ExportReport: Endpoint {
+    static var timeout: TimeInterval? { 300 }
+    static var maximumResponseSize: Int? { 512 << 20 }
+    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
+    let id: Int
+    typealias ReturnPayloadType = Data
 }

@@ -7,12 +7,16 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
-    /// Answers from stubs, after a short wait, like a phone on a good network.
-    static var preview: Server {
-        let stubs = StubTransport()
-        stubs.on(ListBranches.self, .json(#"[{"name":"main","protected":true}]"#).delayed(by: 0.3))
-        stubs.on(PurchaseCheer.self, .value(.init(balance: 1_200)))
-        return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
+@Test func `purchase returns the new balance`() async throws {
+    let stubs = StubTransport()
+    stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) } // a typed value
+    stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)                 // bytes, real decoder
+    stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)                       // an HTTP error
+
+    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+    let balance = try await Server.withDefault(server) {
+        try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
     }
+    #expect(balance == 200)
+    #expect(stubs.calls(to: PurchaseCheer.self).map(\.transactionId) == [1])   // the endpoint values, typed
 }

@@ -7,10 +7,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock32Part1() async throws {
-let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Recordings")
-let mode: ReplayTransport.Mode = ProcessInfo.processInfo.environment["RECORD"] == nil ? .replay : .record()
-let staging = Server(origin: URL(string: "https://staging.reiterate.app")!,
-                     transport: ReplayTransport(directory: recordings, mode: mode))
-_ = (recordings, mode, staging)
+func readmeBlock32Part1(stubs: StubTransport, server: Server) async throws {
+stubs.on(PurchaseCheer.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(balance: 200)))
+stubs.on(RefreshToken.self, .value(.init(accessToken: "new", refreshToken: "r2", expiresIn: 3600)))
+let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
+#expect(stubs.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", nil, "Bearer new"])
+_ = balance
 }

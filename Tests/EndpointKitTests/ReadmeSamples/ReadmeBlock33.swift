@@ -7,9 +7,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock33Part1(origin: URL) async throws {
-let configuration = URLSessionConfiguration.ephemeral
-configuration.timeoutIntervalForResource = 30   // seconds for the whole exchange
-let server = Server(origin: origin, transport: URLSessionTransport(configuration: configuration))
-_ = (configuration, server)
+func readmeBlock33Part1(stubs: StubTransport) async throws {
+stubs.on(ChatCompletion.self, .events([
+    ServerSentEvent(data: #"{"choices":[{"delta":{"content":"Hi"}}]}"#),
+    ServerSentEvent(data: "[DONE]"),
+], interval: 0.05))
 }
