@@ -48,9 +48,23 @@ final class RunningLoopbackServer: @unchecked Sendable {
     private let output: Pipe
 
     init() throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .appendingPathComponent("Server/loopback_server.py")
+        let (process, input, output, words) = try Self.start(script: "loopback_server.py", named: "The loopback server")
+        self.process = process
+        self.input = input
+        self.output = output
+        let line = words.joined(separator: " ")
+        guard words.count == 4, words[0] == "READY", let port = Int(words[1]), let otherPort = Int(words[2]),
+              let ftpPort = Int(words[3]) else {
+            throw LoopbackServer.StartFailure(description: "The loopback server said \(line).")
+        }
+        server = LoopbackServer(port: port, otherPort: otherPort, ftpPort: ftpPort)
+    }
+
+    /// Starts `Server/<script>` with the tests' Python and waits for its first line, which it
+    /// prints when it is ready (`READY <port> …`): the process, its standard input (the server's
+    /// lifeline) and output, and the line's words.
+    static func start(script name: String, named title: String) throws -> (Process, Pipe, Pipe, [Substring]) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Server/\(name)")
         let process = Process()
         process.executableURL = try PythonEnvironment.interpreter()
         process.arguments = [script.path]
@@ -63,25 +77,15 @@ final class RunningLoopbackServer: @unchecked Sendable {
         } catch {
             throw LoopbackServer.StartFailure(description: "Could not start \(process.executableURL?.path ?? "python3") \(script.path): \(error)")
         }
-        self.process = process
-        self.input = input
-        self.output = output
-
         var line = Data()
-        let reader = output.fileHandleForReading
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData
+            let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty {
-                throw LoopbackServer.StartFailure(description: "The loopback server exited before it was ready; run python3 \(script.path) to see why.")
+                throw LoopbackServer.StartFailure(description: "\(title) exited before it was ready; run python3 \(script.path) to see why.")
             }
             line.append(chunk)
         }
-        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard words.count == 4, words[0] == "READY", let port = Int(words[1]), let otherPort = Int(words[2]),
-              let ftpPort = Int(words[3]) else {
-            throw LoopbackServer.StartFailure(description: "The loopback server said \(String(decoding: line, as: UTF8.self)).")
-        }
-        server = LoopbackServer(port: port, otherPort: otherPort, ftpPort: ftpPort)
+        return (process, input, output, String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace))
     }
 
     /// Stops the server and waits until its process has exited, so that its ports refuse

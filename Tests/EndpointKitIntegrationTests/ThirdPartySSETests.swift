@@ -96,31 +96,10 @@ enum StarletteServer {
         private let input: Pipe
 
         init() throws {
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("Server/sse_starlette_server.py")
-            let process = Process()
-            process.executableURL = try PythonEnvironment.interpreter()
-            process.arguments = [script.path]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            do {
-                try process.run()
-            } catch {
-                throw LoopbackServer.StartFailure(description: "Could not start \(script.path): \(error)")
-            }
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty {
-                    throw LoopbackServer.StartFailure(description: "The sse-starlette server exited before it was ready; run python3 \(script.path) to see why.")
-                }
-                line.append(chunk)
-            }
-            let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+            let (process, input, _, words) = try RunningLoopbackServer.start(
+                script: "sse_starlette_server.py", named: "The sse-starlette server")
             guard words.count == 2, words[0] == "READY", let port = Int(words[1]) else {
-                throw LoopbackServer.StartFailure(description: "The sse-starlette server said \(String(decoding: line, as: UTF8.self)).")
+                throw LoopbackServer.StartFailure(description: "The sse-starlette server said \(words.joined(separator: " ")).")
             }
             self.port = port
             self.process = process

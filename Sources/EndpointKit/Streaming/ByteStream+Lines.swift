@@ -22,6 +22,7 @@ extension ByteStream {
 
     /// The lines of a ``ByteStream``; invalid UTF-8 is replaced with U+FFFD.
     public struct Lines: AsyncSequence, Sendable {
+        /// One line of text, without its line end.
         public typealias Element = String
 
         let bytes: ByteStream

@@ -23,6 +23,7 @@ import Foundation
 /// closes the connection. A connection lost in the middle ends the loop with an ``EndpointError``
 /// of kind ``EndpointError/Kind/transportFailed``.
 public struct ByteStream: AsyncSequence, Sendable {
+    /// A chunk of the body, as it arrived.
     public typealias Element = Data
 
     /// Stops the producer when the last copy of the stream goes away without being read.
@@ -102,6 +103,19 @@ public struct ByteStream: AsyncSequence, Sendable {
 
         let reader: Reader
         let failure: @Sendable (any Error) -> any Error
+
+        /// Leaves the connection to the server for a second, then closes it: for a stream that
+        /// ended at a terminal or error event, whose server usually closes it right after. A
+        /// cancel at that very moment races with the connection's own end inside URLSession on
+        /// Linux, which can crash the process (`TaskRegistry.swift: Trying to access a behaviour
+        /// for a task that in not in the registry`).
+        func closeSoon() {
+            let reader = self.reader
+            Task {
+                try? await Task.sleep(nanoseconds: 1_000_000_000)
+                withExtendedLifetime(reader) {}
+            }
+        }
 
         /// The next chunk, or `nil` at the end of the body.
         public mutating func next() async throws -> Data? {

@@ -67,6 +67,12 @@ extension Endpoint {
         guard let urlError = error as? URLError else {
             return transportFailure(error, request: request)
         }
+        if urlError.code == .dataLengthExceedsMaximum {
+            return EndpointError(
+                kind: .responseTooLarge, endpoint: ResponseDecoder.label(for: request),
+                reason: "the stream was stopped because the loop reading it fell more than \(Exchange.overflowLimit >> 30) GiB behind the server",
+                request: request, response: response, underlyingError: urlError)
+        }
         return EndpointError(
             kind: .transportFailed, endpoint: ResponseDecoder.label(for: request),
             reason: "the streamed answer broke off: \(urlError.explanation)", request: request, response: response,

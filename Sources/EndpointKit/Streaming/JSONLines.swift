@@ -20,6 +20,7 @@ import Foundation
 /// longer than the server's ``Server/maximumResponseSize`` fails the stream rather than filling
 /// memory, so a body of any length runs in constant memory.
 public struct JSONLines<Row: Decodable & Sendable>: AsyncSequence, Sendable {
+    /// One row, decoded from its line.
     public typealias Element = Row
 
     let context: StreamContext

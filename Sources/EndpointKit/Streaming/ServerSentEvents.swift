@@ -28,6 +28,7 @@ import Foundation
 /// stream may stay silent, and whether it reconnects. An event larger than the server's
 /// ``Server/maximumResponseSize`` fails the stream rather than filling memory.
 public struct ServerSentEvents<Payload: Decodable & Sendable>: AsyncSequence, Sendable {
+    /// One event, its data decoded.
     public typealias Element = ServerSentEvent<Payload>
 
     let context: StreamContext
@@ -90,6 +91,7 @@ public struct ServerSentEvents<Payload: Decodable & Sendable>: AsyncSequence, Se
         private mutating func event(from raw: RawServerSentEvent) throws -> ServerSentEvent<Payload>? {
             failedAttempts = 0
             if context.options.terminalData.contains(raw.data) {
+                bytes?.closeSoon()
                 stop()
                 return nil
             }
@@ -98,6 +100,7 @@ public struct ServerSentEvents<Payload: Decodable & Sendable>: AsyncSequence, Se
             let what = "event \(count) of the stream" + (id.map { " (id \"\($0)\")" } ?? "")
             let data = Data(raw.data.utf8)
             if context.options.errorEventTypes.contains(raw.type) {
+                bytes?.closeSoon()
                 stop()
                 let payload = context.errorPayloadType.flatMap { try? context.decode(errorPayload: $0, from: data) }
                 throw context.failure(.streamError, "the server sent an \"\(raw.type)\" event as \(what): \(Self.excerpt(raw.data))", body: data, errorPayload: payload)

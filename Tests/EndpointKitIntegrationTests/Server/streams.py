@@ -9,7 +9,9 @@
   /stream/reconnect/KEY          first connection: retry: 100, events id 1 and 2, half an event,
                                  then a dropped connection; next ones: events after Last-Event-ID,
                                  then [DONE]; /stream/reconnect-log/KEY lists the Last-Event-IDs seen
-  /stream/endless/KEY?every=&pad=  an event every `every` seconds forever, each carrying its send time;
+  /stream/endless/KEY?every=&pad=&limit=
+                                 an event every `every` seconds forever (or `limit` events, then
+                                 silence with the connection open), each carrying its send time;
                                  /stream/closed/KEY says whether (and after how many events) the
                                  client closed the connection, and when
   /stream/jsonl?rows=&every=&bad=  JSON Lines rows {"n", "name"} (CRLF after even rows, a blank line
@@ -146,10 +148,16 @@ def reconnect(handler, key, lock):
 def endless(handler, key, query, lock):
     every = float(query.get("every", ["0.05"])[0])
     pad = "x" * int(query.get("pad", ["0"])[0])
+    limit = int(query.get("limit", ["0"])[0])
     start(handler)
     n = 0
     try:
         while True:
+            if limit and n >= limit:
+                time.sleep(0.05)
+                handler.wfile.write(b": still here\n")  # a comment, which also notices a close
+                handler.wfile.flush()
+                continue
             send(handler, ("id: %d\ndata: {\"n\": %d, \"sent\": %.6f, \"pad\": \"%s\"}\n\n" % (n, n, time.time(), pad)).encode())
             n += 1
             with lock:
