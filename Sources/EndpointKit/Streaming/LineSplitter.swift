@@ -27,10 +27,7 @@ struct LineSplitter: Sendable {
             start = chunk.index(after: end)
         }
         pending.append(contentsOf: chunk[start...])
-        // A CR at the end may be the first half of a CRLF: it does not count yet.
-        if pending.count - (pending.last == UInt8(ascii: "\r") ? 1 : 0) > maximumLength {
-            throw Overflow(limit: maximumLength)
-        }
+        try check()
         return lines
     }
 
@@ -40,6 +37,8 @@ struct LineSplitter: Sendable {
         return takeLine()
     }
 
+    /// Fails once the pending line is past the limit; a CR at its end may be the first half of a
+    /// CRLF, so it does not count.
     private func check() throws(Overflow) {
         if pending.count - (pending.last == UInt8(ascii: "\r") ? 1 : 0) > maximumLength {
             throw Overflow(limit: maximumLength)
