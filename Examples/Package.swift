@@ -1,8 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The runnable example lives in its own package so that the server it embeds (Hummingbird) never
-// becomes a dependency of EndpointKit itself.
+// The runnable examples live in their own package so that the server they embed (Hummingbird) and
+// the OpenAPI client runtime never become dependencies of EndpointKit itself.
 let package = Package(
     name: "EndpointKitExamples",
     platforms: [.macOS(.v14)],
@@ -11,17 +11,38 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
     ],
     targets: [
-        .executableTarget(
-            name: "Demo",
+        // The demo's APIs on 127.0.0.1, shared by both executables.
+        .target(
+            name: "DemoServer",
             dependencies: [
-                .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .executableTarget(
+            name: "Demo",
+            dependencies: [
+                "DemoServer",
+                .product(name: "EndpointKit", package: "EndpointKit"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // Calls the demo server through the client swift-openapi-generator 1.14.3 made from the
+        // document `Demo --openapi` prints (generated code committed: see OpenAPI/generate.sh).
+        .executableTarget(
+            name: "OpenAPIRoundTrip",
+            dependencies: [
+                "DemoServer",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -153,6 +153,10 @@ extension EndpointError {
         /// ``StreamingOptions/errorEventTypes``, or an element that decodes as the error payload
         /// (in ``EndpointError/errorPayload``).
         public static let streamError = Kind(description: "streamError")
+        /// A JSON Schema or OpenAPI document could not be derived: a type's decoding cannot be
+        /// observed (``endpoint`` names the type, ``reason`` says why and how to describe it by
+        /// hand with ``CustomJSONSchema``), or an endpoint cannot be described as it is declared.
+        public static let schemaUnavailable = Kind(description: "schemaUnavailable")
     }
 }
 

@@ -1,3 +1,4 @@
+import DemoServer
 import EndpointKit
 import Foundation
 
@@ -7,6 +8,7 @@ import Foundation
 //     swift run --package-path Examples Demo
 //     swift run --package-path Examples Demo --origin http://127.0.0.1:8080
 //     swift run --package-path Examples Demo --stubbed
+//     swift run --package-path Examples Demo --openapi [ORIGIN]   (prints the OpenAPI document)
 
 func printCalls() async {
     do {
@@ -21,9 +23,7 @@ func printCalls() async {
                 + (comments.isEmpty ? "" : "; comments: \(comments.joined(separator: ", "))"))
         }
 
-        var github = Server.default!
-        github.pathPrefix = ""  // the same origin and transport, unversioned
-        let page = try await ListBranches(owner: "apple", repo: "swift", perPage: 5).callWithMetadata(on: github)
+        let page = try await ListBranches(owner: "apple", repo: "swift", perPage: 5).callWithMetadata()  // its own prefix: none
         let branches = page.payload
         print("ListBranches    GET  /repos/apple/swift/branches → \(page.statusCode), \(branches.count) branches, next page: \(page.value(forHeader: "Link") ?? "none")")
         for branch in branches {
@@ -89,13 +89,21 @@ final class ProgressBar: @unchecked Sendable {
 }
 
 let arguments = CommandLine.arguments
-if arguments.contains("--stubbed") {
+if let flag = arguments.firstIndex(of: "--openapi") {
+    // The OpenAPI 3.1 document of the demo's endpoints, derived from their structs.
+    let origin = flag + 1 < arguments.count ? URL(string: arguments[flag + 1]) : nil
+    let server = Server(origin: origin ?? URL(string: "http://127.0.0.1:8080")!, errorPayloadType: DemoError.self)
+    let document = try OpenAPIDocument(
+        title: "EndpointKit demo", version: "1.0", description: "The endpoints of EndpointKit's README, served by Demo's embedded server.",
+        servers: [server], endpoints: demoEndpoints)
+    print(String(decoding: document.yaml(), as: UTF8.self), terminator: "")
+} else if arguments.contains("--stubbed") {
     print("Stubbed: every call is answered by a StubTransport, with no server and no network\n")
     Server.default = StubbedServer.make()
     await printCalls()
 } else if let flag = arguments.firstIndex(of: "--origin") {
     guard flag + 1 < arguments.count, let origin = URL(string: arguments[flag + 1]) else {
-        print("usage: Demo [--origin URL | --stubbed]")
+        print("usage: Demo [--origin URL | --stubbed | --openapi [ORIGIN]]")
         exit(2)
     }
     Server.default = Server(origin: origin, middlewares: [RequestLogger { print("    log: \($0)") }])

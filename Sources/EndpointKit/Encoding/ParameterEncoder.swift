@@ -199,16 +199,7 @@ final class ParameterEncoder {
     // MARK: - Used by the containers
 
     fileprivate func name(for key: some CodingKey, at codingPath: [any CodingKey]) -> String {
-        switch keyStrategy {
-        case .useDefaultKeys:
-            key.stringValue
-        case .convertToSnakeCase:
-            SnakeCase.convertUnlessExplicit(key)
-        case .custom(let convert):
-            convert(codingPath + [key]).stringValue
-        @unknown default:
-            key.stringValue
-        }
+        keyStrategy.wireName(for: key, at: codingPath)
     }
 
     fileprivate func append(_ value: String, as name: String?, sink: ParameterEncoding.Sink, at codingPath: [any CodingKey]) throws {

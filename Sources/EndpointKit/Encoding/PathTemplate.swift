@@ -75,6 +75,21 @@ struct PathTemplate: Sendable {
         }
     }
 
+    /// The template as OpenAPI writes a path: the literal text, each placeholder as `{name}`.
+    var openAPIPath: String {
+        parts.map { part in
+            switch part {
+            case .literal(let text): text
+            case .placeholder(let name), .segments(let name): "{\(name)}"
+            }
+        }.joined()
+    }
+
+    /// The names of `{+name}` placeholders, whose values may hold `/`.
+    var multiSegmentNames: Set<String> {
+        Set(parts.compactMap { if case .segments(let name) = $0 { name } else { nil } })
+    }
+
     /// The path with each placeholder replaced by its value as one percent-encoded segment, and
     /// the characters a URL may not hold in the literal text percent-encoded (`my files` →
     /// `my%20files`), appended to `url`.

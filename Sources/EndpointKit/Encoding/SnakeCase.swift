@@ -232,3 +232,20 @@ enum SnakeCase {
     private static func isLower(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "a") < 26 }
     private static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 }
+
+extension JSONEncoder.KeyEncodingStrategy {
+    /// The name `key` has on the wire under this strategy: in a query, a form, a JSON body, or a
+    /// schema of one.
+    func wireName(for key: some CodingKey, at codingPath: [any CodingKey]) -> String {
+        switch self {
+        case .useDefaultKeys:
+            key.stringValue
+        case .convertToSnakeCase:
+            SnakeCase.convertUnlessExplicit(key)
+        case .custom(let convert):
+            convert(codingPath + [key]).stringValue
+        @unknown default:
+            key.stringValue
+        }
+    }
+}

@@ -38,6 +38,7 @@ public struct HeaderField<Value: Encodable & Sendable>: Encodable, Sendable {
     public init(wrappedValue: Value, _ name: String) {
         self.wrappedValue = wrappedValue
         self.name = name
+        WrapperLog.current?.record(.header(name))
     }
 
     /// Encodes the value alone, as if the property were not wrapped.

@@ -4,10 +4,11 @@ import Hummingbird
 import Logging
 
 /// A local stand-in for the demo's APIs: reiterate.app's cheer endpoints and GitHub's branch list,
-/// served by Hummingbird on 127.0.0.1 (a free port).
-enum DemoServer {
+/// served by Hummingbird on 127.0.0.1 (a free port). Demo calls it through EndpointKit, and
+/// OpenAPIRoundTrip through a client that swift-openapi-generator made from Demo's OpenAPI document.
+public enum DemoServer {
     /// Starts the server, runs `body` with its origin once it listens, then stops the server.
-    static func withServer(_ body: (URL) async throws -> Void) async throws {
+    public static func withServer(_ body: (URL) async throws -> Void) async throws {
         var logger = Logger(label: "demo-server")
         logger.logLevel = .critical
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
