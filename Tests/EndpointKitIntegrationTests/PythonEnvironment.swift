@@ -11,10 +11,11 @@ import Foundation
 /// When neither works, it fails with one message that says exactly what to run.
 enum PythonEnvironment {
     /// What the test servers import beyond the standard library: werkzeug (the loopback server's
-    /// multipart parser), sse-starlette and uvicorn (a Server-Sent Events server nobody here wrote).
-    static let modules = ["werkzeug", "sse_starlette", "uvicorn"]
+    /// multipart parser), sse-starlette and uvicorn (a Server-Sent Events server nobody here wrote);
+    /// and what the contract tests check documents with: openapi-spec-validator and jsonschema.
+    static let modules = ["werkzeug", "sse_starlette", "uvicorn", "openapi_spec_validator", "jsonschema"]
     /// The PyPI packages that provide ``modules``.
-    static let packages = ["werkzeug", "sse-starlette", "uvicorn"]
+    static let packages = ["werkzeug", "sse-starlette", "uvicorn", "openapi-spec-validator", "jsonschema"]
 
     /// The folder of the virtual environment: `.build/loopback-python` in the package.
     static let folder = URL(fileURLWithPath: #filePath)
@@ -84,7 +85,7 @@ enum PythonEnvironment {
     }
 
     /// Runs a program to its end; its exit status and what it printed (standard output and error).
-    private static func run(_ executable: URL, _ arguments: [String]) -> (status: Int32, output: String) {
+    static func run(_ executable: URL, _ arguments: [String]) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

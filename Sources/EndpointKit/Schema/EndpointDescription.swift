@@ -47,9 +47,11 @@ struct EndpointDescription {
         let log = WrapperLog()
         let (probed, _) = try WrapperLog.$current.withValue(log) { try builder.probe(type, at: []) }
         builder.removeDefinition(of: type)  // the endpoint is described by its parameters, not as a schema
-        guard let endpoint = probed, let record = builder.records[ObjectIdentifier(type)] else {
-            throw failure("its decoding did not open a keyed container, so its properties cannot be told apart")
+        // An endpoint without stored properties decodes nothing at all: it has no parameters.
+        guard let endpoint = probed else {
+            throw failure("it holds itself, so no value of it can be made to describe it")
         }
+        let record = builder.records[ObjectIdentifier(type)] ?? ProbeRecord(codingPath: [])
         restful = endpoint.endpoint
         guard let template = PathTemplate.parsed(restful.path), !template.hasQuery else {
             throw failure("its path \"\(restful.path)\" is not a path template OpenAPI can hold (unbalanced braces, or a fixed query)")

@@ -36,6 +36,10 @@ final class SchemaBuilder {
     func name(of type: Any.Type) -> String {
         if let known = names[ObjectIdentifier(type)] { return known }
         var full = String(reflecting: type)
+        // Private types print as `Module.(unknown context at $55e9cc6cad64).Order`: keep `Order`.
+        while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
+            full.removeSubrange(start.lowerBound..<end.upperBound)
+        }
         if let dot = full.firstIndex(of: "."), !full[..<dot].contains("<") { full = String(full[full.index(after: dot)...]) }
         let base = String(full.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
         var candidate = base
