@@ -7,31 +7,34 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
-    static let gitHubCached: Server = {
-        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
-                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
-        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
-        return server
-    }()
+struct ListCheers: Endpoint, Decodable {                          // + Decodable: the compiler writes it
+    var endpoint: Restful { Restful(.get, "users/{userId}/cheers") }  // computed: a stored Restful is not decodable
+    let userId: Int
+    let since: Date?
+    @HeaderField("X-Request-ID") var requestID: String? = nil
+    typealias ReturnPayloadType = [CheerReceipt]
 }
 
-protocol CachedGitHubEndpoint: Endpoint {}
-extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
-
-struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
-    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
-    let owner: String
-    let repo: String
-    var perPage = 100
-    typealias ReturnPayloadType = [Stargazer]
-    static var pagination: Pagination<Self> { .nextLink }
+struct CheerReceipt: Decodable, Sendable {
+    enum Size: String, Decodable, Sendable, CaseIterable { case small, large }
+    let size: Size
+    let amount: Int
+    let boughtAt: Date
 }
 
-struct Stargazer: Decodable, Sendable { let login: String }
+extension ListCheers: Documented {                               // optional: summary, tags, notes
+    static var documentation: Documentation {
+        Documentation(summary: "List a user's cheers", tags: ["cheers"],
+                      properties: ["since": "Only cheers bought after this date"])
+    }
+}
 
 func readmeBlock17Part1() async throws {
-for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
-    print(stargazer.login)
-}
+let schema = try JSONSchema(for: CheerReceipt.self)              // {"title": "CheerReceipt", "type": "object", …}
+print(String(decoding: try schema.json(prettyPrinted: true), as: UTF8.self))
+
+let api = Server(origin: URL(string: "https://reiterate.app")!)
+let document = try OpenAPIDocument(title: "Reiterate", version: "2.1", servers: [api], endpoints: [ListCheers.self])
+try document.yaml().write(to: URL(fileURLWithPath: "openapi.yaml"))   // or document.json()
+_ = (schema, api, document)
 }

@@ -7,28 +7,15 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
-    static let stripe: Server = {
-        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
-        server.arrayEncoding = .brackets                       // payment_method_types[]=card
-        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
-        return server
-    }()
-}
+enum Reward: Decodable, CustomJSONSchema {
+    case cheers(count: Int)
+    case badge(name: String)
 
-struct CreateCheckoutSession: Endpoint {
-    static var server: Server? { .stripe }
-    static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
-    let endpoint = Restful(.post, "checkout/sessions", body: .form)
-    @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
-    var paymentMethodTypes = ["card"]
-    let mode: String
-    let successUrl: URL
-    struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
-}
-
-func readmeBlock18Part1() async throws {
-let session = try await CreateCheckoutSession(mode: "payment", successUrl: URL(string: "https://example.com/done")!).response
-// payment_method_types%5B%5D=card&mode=payment&success_url=https%3A%2F%2Fexample.com%2Fdone
-_ = session
+    static var jsonSchema: JSONSchema {
+        .oneOf([
+            .object(["cheers": .object(["count": .integer], required: ["count"])], required: ["cheers"]),
+            .object(["badge": .object(["name": .string()], required: ["name"])], required: ["badge"]),
+        ])
+    }
+    static var schemaExample: Reward { .cheers(count: 1) }       // stands in while outer types are probed
 }
