@@ -22,8 +22,16 @@ enum PythonEnvironment {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/loopback-python")
 
-    /// The interpreter to start the loopback server with.
+    /// The interpreter to start the loopback server with. Prepared once per test process: suites
+    /// that run at the same time (the loopback server, the contract tests) would otherwise build
+    /// the environment in the same staging folder and break each other's `ensurepip`.
     static func interpreter() throws -> URL {
+        try prepared.get()
+    }
+
+    private static let prepared = Result { try prepare() }
+
+    private static func prepare() throws -> URL {
         if let system = which("python3"), hasModules(system) { return system }
         let python = folder.appendingPathComponent("bin/python")
         if hasModules(python) { return python }
