@@ -52,8 +52,7 @@ enum RequestBuilder {
         guard let template = PathTemplate.parsed(restful.path) else {
             throw failure("the path template \"\(restful.path)\" has unbalanced braces or an empty {}")
         }
-        var format = restful.body ?? (method.sendsParametersInBody ? .json : nil)
-        if format?.kind == .empty { format = nil }  // no body: the properties form the query
+        let format = restful.sentBodyFormat
         if format != nil && (method == .get || method == .head) {
             throw failure("a \(method) request cannot carry a body (URLSession refuses it); remove body: from its Restful value")
         }

@@ -79,8 +79,8 @@ struct EndpointDescription {
             throw failure("its encode(to:) threw \(error)")
         }
 
-        var format = restful.body ?? (restful.method.sendsParametersInBody ? .json : nil)
-        if format?.kind == .empty { format = nil }
+        let format = restful.sentBodyFormat
+        let notes = (E.self as? any Documented.Type)?.documentation.properties ?? [:]
         var bodyProperties: [(property: ProbeRecord.Property, placement: Placement)] = []
         var wholeBody: ProbeRecord.Property?
         for property in record.properties {
@@ -88,7 +88,7 @@ struct EndpointDescription {
             let schema = try property.schema.value(builder: builder)
             let bare = SchemaBuilder.nonNull(schema)
             let required = property.isRequired && !property.isNullable && bare == schema
-            let note = (E.self as? any Documented.Type)?.documentation.properties[property.swiftName]
+            let note = notes[property.swiftName]
             switch placement {
             case .path(let name):
                 var parameter = Parameter(name: name, location: "path", schema: bare, isRequired: true)
@@ -122,11 +122,11 @@ struct EndpointDescription {
             if let wholeBody {
                 schema = try wholeBody.schema.value(builder: builder)
             } else {
-                schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: E.self as? any Documented.Type)
+                schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: notes)
             }
             body = RequestBody(mediaType: format.jsonMediaType ?? "application/json", schema: schema, encoding: [])
         case .form, .multipart:
-            let schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: E.self as? any Documented.Type)
+            let schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: notes)
             var encoding: [JSONValue.Member] = []
             if format.kind == .form {
                 for (property, placement) in bodyProperties {
@@ -166,13 +166,13 @@ struct EndpointDescription {
     }
 
     /// The object schema of the body's properties.
-    private static func object(_ properties: [ProbeRecord.Property], builder: SchemaBuilder, notes: (any Documented.Type)?) throws -> JSONValue {
+    private static func object(_ properties: [ProbeRecord.Property], builder: SchemaBuilder, notes: [String: Documentation.Property]) throws -> JSONValue {
         var members: [JSONValue.Member] = []
         var required: [JSONValue] = []
         for property in properties {
             var value = try property.schema.value(builder: builder)
             if property.isNullable || !property.isRequired { value = SchemaBuilder.nullable(value) }
-            if let note = notes?.documentation.properties[property.swiftName] { value = note.applied(to: value) }
+            if let note = notes[property.swiftName] { value = note.applied(to: value) }
             members.append(.init(key: property.wireName, value: value))
             if property.isRequired && !property.isNullable && SchemaBuilder.nonNull(value) == value { required.append(.string(property.wireName)) }
         }

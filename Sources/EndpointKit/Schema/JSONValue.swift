@@ -173,8 +173,8 @@ extension JSONValue {
 
     private static func writeYAML(members: [Member], into out: inout String, indent: String) {
         for member in members {
-            out += indent + yamlKey(member.key) + ":"
-            member.value.writeYAMLValue(into: &out, indent: indent, inSequence: false)
+            out += indent + yamlString(member.key) + ":"
+            member.value.writeYAMLValue(into: &out, indent: indent)
         }
     }
 
@@ -187,13 +187,13 @@ extension JSONValue {
                 out += indent + "- " + item.dropFirst(indent.count + 2)
             } else {
                 out += indent + "-"
-                element.writeYAMLValue(into: &out, indent: indent, inSequence: true)
+                element.writeYAMLValue(into: &out, indent: indent)
             }
         }
     }
 
     /// Writes the value after `key:` or `-`: a scalar on the same line, a collection below it.
-    private func writeYAMLValue(into out: inout String, indent: String, inSequence: Bool) {
+    private func writeYAMLValue(into out: inout String, indent: String) {
         switch self {
         case .object(let members) where !members.isEmpty:
             out += "\n"
@@ -216,8 +216,6 @@ extension JSONValue {
         case .object: "{}"
         }
     }
-
-    private static func yamlKey(_ key: String) -> String { yamlString(key) }
 
     /// Plain when the text can only read back as this string; double-quoted otherwise.
     private static func yamlString(_ text: String) -> String {

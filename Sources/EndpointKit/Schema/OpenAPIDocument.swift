@@ -62,7 +62,7 @@ public struct OpenAPIDocument: Sendable {
         if let description { info["description"] = .string(description) }
         var document = JSONValue.object(["openapi": .string("3.1.0"), "info": info])
         if !servers.isEmpty {
-            document["servers"] = .array(servers.map { .object(["url": .string(ServerPlan(origin: $0.origin, pathPrefix: "", headers: [:]).origin)]) })
+            document["servers"] = .array(servers.map { .object(["url": .string($0.plan.origin)]) })
         }
         if !tags.isEmpty { document["tags"] = .array(tags.map { .object(["name": .string($0)]) }) }
         document["paths"] = .object(paths)

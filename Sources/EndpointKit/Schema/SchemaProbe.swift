@@ -139,9 +139,7 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let (value, schema) = try probe.value(type, at: codingPath + [key])
-        probe.record.add(key, wireName: probe.wireName(for: key), schema: .known(schema), required: true)
-        return value
+        try decodeValue(type, forKey: key)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -239,9 +237,7 @@ private struct SingleProbe: SingleValueDecodingContainer {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, schema) = try probe.value(type, at: codingPath)
-        probe.record.single = .known(schema)
-        return value
+        try decodeValue(type)
     }
 
     func decode(_ type: Bool.Type) throws -> Bool { try decodeValue(type) }
