@@ -29,7 +29,7 @@ public struct EncodedArray<Value: Encodable & Sendable>: Encodable, Sendable {
     public init(wrappedValue: Value, _ encoding: ArrayEncoding) {
         self.wrappedValue = wrappedValue
         self.encoding = encoding
-        WrapperLog.current?.record(.arrays(encoding))
+        WrapperLog.current?.record(self)
     }
 
     /// Encodes the value alone, as if the property were not wrapped.

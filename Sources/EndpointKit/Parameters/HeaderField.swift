@@ -38,7 +38,7 @@ public struct HeaderField<Value: Encodable & Sendable>: Encodable, Sendable {
     public init(wrappedValue: Value, _ name: String) {
         self.wrappedValue = wrappedValue
         self.name = name
-        WrapperLog.current?.record(.header(name))
+        WrapperLog.current?.record(self)
     }
 
     /// Encodes the value alone, as if the property were not wrapped.

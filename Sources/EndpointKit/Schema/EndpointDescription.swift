@@ -44,8 +44,8 @@ struct EndpointDescription {
         func failure(_ reason: String) -> EndpointError {
             EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: reason)
         }
-        let log = WrapperLog()
-        let (probed, _) = try WrapperLog.$current.withValue(log) { try builder.probe(type, at: []) }
+        // Decoded with the wrapper log, so @HeaderField names and @EncodedArray styles are as declared.
+        let (probed, _) = try WrapperLog.$current.withValue(WrapperLog(mode: .description)) { try builder.probe(type, at: []) }
         builder.removeDefinition(of: type)  // the endpoint is described by its parameters, not as a schema
         // An endpoint without stored properties decodes nothing at all: it has no parameters.
         guard let endpoint = probed else {
@@ -59,20 +59,7 @@ struct EndpointDescription {
         let prefix = ServerPlan.expandedPrefix(restful.prefix ?? server.pathPrefix, version: restful.version)
         path = prefix + "/" + template.openAPIPath
 
-        // Wrapper arguments, matched to the wrapped properties in declaration order.
-        var wrapperArguments: [String: WrapperLog.Entry] = [:]
-        var entries = log.entries[...]
-        for child in Mirror(reflecting: endpoint).children {
-            guard let label = child.label, label.hasPrefix("_") else { continue }
-            let isHeader = (child.value as? any PlacedParameter).map { if case .header = $0.placement { true } else { false } } ?? false
-            guard isHeader || child.value is any StyledArray else { continue }
-            guard let entry = entries.popFirst() else {
-                throw failure("the property \(label.dropFirst()) is a @HeaderField or @EncodedArray without an initial value, so its header name or list style is unknown; give it one (= nil for an optional)")
-            }
-            wrapperArguments[String(label.dropFirst())] = entry
-        }
-
-        let recorder = PlacementRecorder(templateNames: template.names, wrapperArguments: wrapperArguments)
+        let recorder = PlacementRecorder(templateNames: template.names)
         do {
             try endpoint.encode(to: recorder)
         } catch {
@@ -195,15 +182,13 @@ extension EndpointDescription.Parameter {
 /// An `Encoder` that records, for each top-level property of an endpoint, where it is sent.
 private final class PlacementRecorder: Encoder {
     let templateNames: Set<String>
-    let wrapperArguments: [String: WrapperLog.Entry]
     /// Placements by Swift property name.
     var placements: [String: EndpointDescription.Placement] = [:]
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(templateNames: Set<String>, wrapperArguments: [String: WrapperLog.Entry]) {
+    init(templateNames: Set<String>) {
         self.templateNames = templateNames
-        self.wrapperArguments = wrapperArguments
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -223,13 +208,12 @@ private final class PlacementRecorder: Encoder {
         } else if let placed = value as? any PlacedParameter {
             switch placed.placement {
             case .query: placements[swiftName] = .query
-            case .header:
-                if case .header(let name)? = wrapperArguments[swiftName] { placements[swiftName] = .header(name) }
+            case .header(let name): placements[swiftName] = .header(name)
             }
         } else if value is any WholeBody {
             placements[swiftName] = .wholeBody
-        } else if value is any StyledArray {
-            if case .arrays(let arrays)? = wrapperArguments[swiftName] { placements[swiftName] = .arrays(arrays) }
+        } else if let styled = value as? any StyledArray {
+            placements[swiftName] = .arrays(styled.arrayEncoding)
         } else {
             placements[swiftName] = .default
         }

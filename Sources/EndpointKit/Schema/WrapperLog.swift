@@ -1,24 +1,42 @@
-/// The arguments of `@HeaderField("Name")` and `@EncodedArray(.style)` properties, which decoding
-/// cannot restore: a decoded wrapper knows its value, not the name or style it was declared with.
+/// The `@HeaderField("Name")` and `@EncodedArray(.style)` properties of an endpoint as it declares
+/// them, which decoding alone cannot restore: a decoded wrapper knows its value, not the header
+/// name or list style it was declared with.
 ///
-/// While an endpoint is decoded to describe it, its property initializers still run, in
-/// declaration order, before `init(from:)` replaces the wrappers: the wrappers' initializers
-/// record their arguments here, and ``EndpointDescription`` matches them to the wrapped
-/// properties, which `Mirror` lists in the same order.
+/// While EndpointKit decodes an endpoint (to describe it, or from a model's tool arguments), its
+/// property initializers still run, in declaration order, before the synthesized `init(from:)`
+/// decodes the properties in that same order. The wrappers' initializers record themselves here,
+/// and the `KeyedDecodingContainer` overloads for the wrappers take them back one by one.
 final class WrapperLog: Sendable {
-    enum Entry: Sendable, Equatable {
-        case header(String)
-        case arrays(ArrayEncoding)
+    enum Mode: Sendable {
+        /// Describing the endpoint: the wrapper's value is probed, its declared name or style kept.
+        case description
+        /// Decoding a model's arguments: headers stay as declared (the model never sets them);
+        /// lists take the model's values in the declared style.
+        case toolCall
     }
 
-    /// The log of the description being made on this task, if any.
+    /// The log of the decoding running on this task, if any.
     @TaskLocal static var current: WrapperLog?
 
-    private let recorded = Locked<[Entry]>([])
+    let mode: Mode
+    private let declared = Locked<[any Sendable]>([])
 
-    var entries: [Entry] { recorded.withLock { $0 } }
+    init(mode: Mode) {
+        self.mode = mode
+    }
 
-    func record(_ entry: Entry) {
-        recorded.withLock { $0.append(entry) }
+    func record(_ wrapper: any Sendable) {
+        declared.withLock { $0.append(wrapper) }
+    }
+
+    /// The next declared wrapper, which must be a `W`.
+    func next<W>(_ type: W.Type, at codingPath: [any CodingKey]) throws -> W {
+        let wrapper = declared.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        guard let typed = wrapper as? W else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: codingPath,
+                debugDescription: "the property's declared \(W.self) was not found in declaration order; EndpointKit restores @HeaderField and @EncodedArray properties only through a synthesized init(from:), with an initial value on each"))
+        }
+        return typed
     }
 }
