@@ -222,8 +222,9 @@ extension Endpoint {
     }
 
     /// Builds, sends and decodes the call: at `url` instead of the endpoint's own path and query
-    /// when one is given (see `callWithMetadata(at:on:)`).
-    func perform(on server: Server, at url: URL?) async throws -> Response<ReturnPayloadType> {
+    /// when one is given (see `callWithMetadata(at:on:)`). `receivedBody` sees the body the payload
+    /// was decoded from (an LLM tool call returns it when the payload is not `Encodable`).
+    func perform(on server: Server, at url: URL?, receivedBody: ((Data) -> Void)? = nil) async throws -> Response<ReturnPayloadType> {
         let server = server.overridden()
         var prepared = try RequestBuilder.request(for: self, on: server)
         if let url {
@@ -246,6 +247,7 @@ extension Endpoint {
         let payload = try ResponseDecoder.decode(
             ReturnPayloadType.self, from: body, response: response, request: request, decoder: server.decoder,
             errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType)
+        receivedBody?(body)
         return Response(payload: payload, httpResponse: response, request: request)
     }
 

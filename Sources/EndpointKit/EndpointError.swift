@@ -157,6 +157,12 @@ extension EndpointError {
         /// observed (``endpoint`` names the type, ``reason`` says why and how to describe it by
         /// hand with ``CustomJSONSchema``), or an endpoint cannot be described as it is declared.
         public static let schemaUnavailable = Kind(description: "schemaUnavailable")
+        /// A language model's tool call cannot be made, so nothing was sent: no tool has its name,
+        /// its arguments are not a JSON object, a field is missing, unknown or of the wrong type,
+        /// or a value would be refused (a path value that climbs, say). ``reason`` says what to fix.
+        public static let invalidToolCall = Kind(description: "invalidToolCall")
+        /// The app's confirmation hook declined a tool call that is not read-only; nothing was sent.
+        public static let toolCallDeclined = Kind(description: "toolCallDeclined")
     }
 }
 

@@ -85,6 +85,17 @@ private struct Feed: Endpoint, Decodable {
         try Data(#"{"name": "a", "children": [{"name": 7, "children": []}]}"#.utf8)
             .write(to: folder.appendingPathComponent("tree.invalid.json"))
 
+        // Tool definitions in every format: their argument schemas are JSON Schema too.
+        // (RecordReading's labels are a dictionary, which OpenAI's strict mode cannot describe.)
+        for format in [ToolFormat.openAI, .openAIChat, .anthropic, .mcp] {
+            let endpoints: [any (Endpoint & Decodable).Type] = format == .anthropic || format == .mcp
+                ? [ListReadings.self, RecordReading.self] : [ListReadings.self]
+            let definitions = try EndpointTools(endpoints, on: server).definitions(for: format)
+            try Data(("[" + definitions.map { String(decoding: $0.json.json, as: UTF8.self) }.joined(separator: ",") + "]").utf8)
+                .write(to: folder.appendingPathComponent("tools-\(format).json"))
+        }
+        try StructuredOutput(Tree.self).schema.json.write(to: folder.appendingPathComponent("structured.json"))
+
         let script = """
             import json, pathlib, sys, yaml, jsonschema
             from openapi_spec_validator import validate
@@ -103,6 +114,17 @@ private struct Feed: Endpoint, Decodable {
             errors = list(jsonschema.Draft202012Validator(tree).iter_errors(json.loads((folder / "tree.invalid.json").read_text())))
             assert len(errors) == 1 and list(errors[0].absolute_path) == ["children", 0, "name"], errors
             print("invalid payload refused at", list(errors[0].absolute_path))
+            checked = 0
+            for path in sorted(folder.glob("tools-*.json")):
+                for tool in json.loads(path.read_text()):
+                    schema = tool.get("parameters") or tool.get("input_schema") or tool.get("inputSchema") or tool["function"]["parameters"]
+                    jsonschema.Draft202012Validator.check_schema(schema)
+                    checked += 1
+            structured = json.loads((folder / "structured.json").read_text())
+            jsonschema.Draft202012Validator.check_schema(structured)
+            jsonschema.Draft202012Validator(structured).validate(json.loads((folder / "tree.payload.json").read_text()))
+            assert list(jsonschema.Draft202012Validator(structured).iter_errors({"name": "a", "children": [], "extra": 1}))
+            print("valid tool schemas", checked)
             """
         let python = try PythonEnvironment.interpreter()
         let (status, output) = PythonEnvironment.run(python, ["-c", script, folder.path])
@@ -110,6 +132,7 @@ private struct Feed: Endpoint, Decodable {
         #expect(output.contains("valid document weather.yaml"))
         #expect(output.contains("valid schema and payload tree"))
         #expect(output.contains("invalid payload refused at ['children', 0, 'name']"))
+        #expect(output.contains("valid tool schemas 6"))
     }
 }
 #endif

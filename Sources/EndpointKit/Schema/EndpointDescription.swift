@@ -29,6 +29,11 @@ struct EndpointDescription {
     let path: String
     var parameters: [Parameter] = []
     var body: RequestBody?
+    /// Every property but the headers, as one object (names on the wire): what a language model
+    /// fills in to call the endpoint as a tool.
+    private(set) var arguments = JSONValue.object(["type": .string("object")])
+    /// The names of ``arguments``' properties.
+    private(set) var argumentNames: [String] = []
 
     /// How one top-level property is sent.
     enum Placement {
@@ -70,8 +75,10 @@ struct EndpointDescription {
         let notes = (E.self as? any Documented.Type)?.documentation.properties ?? [:]
         var bodyProperties: [(property: ProbeRecord.Property, placement: Placement)] = []
         var wholeBody: ProbeRecord.Property?
+        var argumentProperties: [ProbeRecord.Property] = []
         for property in record.properties {
             let placement = recorder.placements[property.swiftName] ?? .default
+            if case .header = placement {} else { argumentProperties.append(property) }
             let schema = try property.schema.value(builder: builder)
             let bare = SchemaBuilder.nonNull(schema)
             let required = property.isRequired && !property.isNullable && bare == schema
@@ -97,6 +104,8 @@ struct EndpointDescription {
                 bodyProperties.append((property, placement))
             }
         }
+        arguments = try Self.object(argumentProperties, builder: builder, notes: notes)
+        argumentNames = argumentProperties.map(\.wireName)
         for (name, value) in E.headers.sorted(by: { $0.key < $1.key })
         where !["accept", "content-type", "authorization"].contains(name.lowercased()) {
             parameters.append(Parameter(name: name, location: "header", schema: .object(["type": .string("string"), "enum": .array([.string(value)])]), isRequired: true))

@@ -35,13 +35,7 @@ final class SchemaBuilder {
     /// `CheerHistory.ReturnPayloadType`, with characters OpenAPI refuses in names replaced by `_`.
     func name(of type: Any.Type) -> String {
         if let known = names[ObjectIdentifier(type)] { return known }
-        var full = String(reflecting: type)
-        // Private types print as `Module.(unknown context at $55e9cc6cad64).Order`: keep `Order`.
-        while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
-            full.removeSubrange(start.lowerBound..<end.upperBound)
-        }
-        if let dot = full.firstIndex(of: "."), !full[..<dot].contains("<") { full = String(full[full.index(after: dot)...]) }
-        let base = String(full.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+        let base = Self.baseName(of: type)
         var candidate = base
         var suffix = 2
         while names.values.contains(candidate) {
@@ -50,6 +44,18 @@ final class SchemaBuilder {
         }
         names[ObjectIdentifier(type)] = candidate
         return candidate
+    }
+
+    /// `CheerHistory.ReturnPayloadType` for `Demo.CheerHistory.ReturnPayloadType`: the type's name
+    /// without its module, with characters OpenAPI refuses in names replaced by `_`.
+    static func baseName(of type: Any.Type) -> String {
+        var full = String(reflecting: type)
+        // Private types print as `Module.(unknown context at $55e9cc6cad64).Order`: keep `Order`.
+        while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
+            full.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        if let dot = full.firstIndex(of: "."), !full[..<dot].contains("<") { full = String(full[full.index(after: dot)...]) }
+        return String(full.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
     }
 
     func reference(to type: Any.Type) -> JSONValue {
@@ -237,6 +243,7 @@ final class SchemaBuilder {
             return copy
         }
         if schema["type"]?.arrayValue?.contains(.string("null")) == true || schema == .object([:]) { return schema }
+        if schema["anyOf"]?.arrayValue?.contains(.object(["type": .string("null")])) == true { return schema }
         return .object(["anyOf": .array([schema, .object(["type": .string("null")])])])
     }
 
