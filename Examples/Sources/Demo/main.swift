@@ -114,5 +114,13 @@ if let flag = arguments.firstIndex(of: "--openapi") {
         // Once, at start-up. The logger prints one line per request and per response.
         Server.default = Server(origin: origin, middlewares: [RequestLogger { print("    log: \($0)") }])
         await printCalls()
+        print()
+        do {
+            Server.default = Server(origin: origin)  // the agent's calls without the logger's lines
+            try await runAgent()
+        } catch {
+            print("Agent failed: \(error)")
+            exit(1)
+        }
     }
 }

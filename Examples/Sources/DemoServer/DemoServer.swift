@@ -97,6 +97,37 @@ public enum DemoServer {
                     try await writer.finish(nil)
                 })
         }
+        // An OpenAI-compatible chat endpoint whose "model" follows a script, for the agent loop:
+        // a first tool call with a wrong argument, a corrected one once the tool reports the error,
+        // then an answer quoting what the tool returned.
+        router.post("/api/v1/agent/chat/completions") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            guard let chat = try? JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any],
+                  let messages = chat["messages"] as? [[String: Any]],
+                  let tools = chat["tools"] as? [[String: Any]],
+                  tools.contains(where: { ($0["function"] as? [String: Any])?["name"] as? String == "cheer_history" })
+            else {
+                return json(#"{"error":"send messages and the cheer_history tool"}"#, status: .badRequest)
+            }
+            let toolReplies = messages.filter { $0["role"] as? String == "tool" }
+            func toolCall(_ id: String, _ arguments: String) -> Response {
+                let call: [String: Any] = ["id": id, "type": "function", "function": ["name": "cheer_history", "arguments": arguments]]
+                let reply: [String: Any] = ["choices": [["index": 0, "finish_reason": "tool_calls",
+                                                         "message": ["role": "assistant", "content": NSNull(), "tool_calls": [call]]]]]
+                return json(String(decoding: try! JSONSerialization.data(withJSONObject: reply), as: UTF8.self))
+            }
+            guard let last = toolReplies.last?["content"] as? String else {
+                return toolCall("call_1", #"{"user": 42}"#)  // the wrong field name, as models do
+            }
+            guard let result = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], result["error"] == nil,
+                  let history = result["history"] as? [[String: Any]] else {
+                return toolCall("call_2", #"{"user_id": 42}"#)  // corrected after reading the error
+            }
+            let items = history.map { "\($0["amount"] ?? "?") × \($0["product"] ?? "?")" }
+            let answer = "Last week you cheered \(history.count) times: \(items.joined(separator: " and "))."
+            let reply: [String: Any] = ["choices": [["index": 0, "finish_reason": "stop", "message": ["role": "assistant", "content": answer]]]]
+            return json(String(decoding: try JSONSerialization.data(withJSONObject: reply), as: UTF8.self))
+        }
         // 4 MiB in 64 KiB pieces, paced so that the progress bar has something to show.
         router.get("/api/v1/reports/:id/export") { _, _ -> Response in
             let piece = ByteBuffer(repeating: UInt8(ascii: "r"), count: 64 << 10)

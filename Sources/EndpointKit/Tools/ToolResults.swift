@@ -16,7 +16,9 @@ enum ToolResults {
         case let encodable as any Encodable:
             text = (try? encoder.encode(encodable)).map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: body, as: UTF8.self)
         default:
-            text = body.isEmpty ? "null" : String(decoding: body, as: UTF8.self)
+            // The body the payload was decoded from, compacted (fewer tokens) when it is JSON.
+            text = body.isEmpty ? "null"
+                : (try? JSONDecoder().decode(JSONValue.self, from: body).jsonText()) ?? String(decoding: body, as: UTF8.self)
         }
         return truncated(text, limit: limit)
     }

@@ -7,14 +7,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct RequestID: Middleware {
-    func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
-    ) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-        let (body, response) = try await next(request)
-        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
-        return (body, response)
-    }
+func readmeBlock27Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
+do {
+    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
+} catch let error as EndpointError where error.statusCode == 402 {
+    showPaywall()
+}
 }

@@ -7,8 +7,14 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock29Part1(token: String) async throws {
-var cached = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-cached.middlewares = [BearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
-_ = cached
+struct RequestID: Middleware {
+    func intercept(
+        _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
+    ) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        let (body, response) = try await next(request)
+        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
+        return (body, response)
+    }
 }

@@ -34,6 +34,11 @@ private struct ReadFile: Endpoint, Decodable {
     typealias ReturnPayloadType = String
 }
 
+private struct Balance: Endpoint, Decodable {
+    var endpoint: Restful { Restful(.get, "balance") }
+    struct ReturnPayloadType: Decodable, Sendable { let amount: Int }   // Decodable only
+}
+
 private struct Settings: Endpoint, Decodable {
     var endpoint: Restful { Restful(.put, "settings") }
     let values: [String: String]
@@ -143,6 +148,19 @@ private func json(_ definition: ToolDefinition) throws -> [String: Any] {
         #expect(asked.value.first?.url.absoluteString == "https://api.example.com/api/v2/cheers")
         #expect(refused.isError && refused.text.contains(#""type":"declined""#))
         #expect(transport.requests.count == 1)  // only the GET
+    }
+
+    @Test func `a payload that is only Decodable is answered with the JSON it was decoded from, compacted`() async throws {
+        let (tools, _) = tools([Balance.self], body: "{\n  \"amount\": 12,\n  \"currency\": \"EUR\"\n}")
+        #expect(try await tools.result(name: "balance", arguments: "").text == #"{"amount":12,"currency":"EUR"}"#)
+        let (broken, _) = EndpointToolsTests.balanceTools(body: #"{"amount": "twelve"}"#)
+        let refused = try await broken.result(name: "balance", arguments: "{}")
+        #expect(refused.isError && (refused.error as? EndpointError)?.kind == .decodingFailed)
+    }
+
+    static func balanceTools(body: String) -> (EndpointTools, RecordingTransport) {
+        let transport = RecordingTransport(body: body)
+        return (EndpointTools([Balance.self], on: .stub(transport)), transport)
     }
 
     @Test func `an accepted write returns an acknowledgement`() async throws {
