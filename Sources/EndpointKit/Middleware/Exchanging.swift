@@ -27,6 +27,7 @@ enum Exchanging {
         let validates = !server.middlewares.isEmpty  // without middlewares, RequestBuilder validated it all
         let attempt: Middleware.Next = { request in
             if validates { try validate(request) }
+            if let observe = CallScope.current.observeAttempt { observe(request, CallScope.current) }
             let exchange: @Sendable () async throws -> (Data, HTTPURLResponse) = {
                 if let handoff {
                     let (stream, response) = try await transport.stream(request, bodyFile: bodyFile?.url, for: endpoint)

@@ -5,22 +5,25 @@ struct Tool: Sendable {
     let name: String
     let typeName: String
     private let define: @Sendable (ToolFormat, Server?) throws -> ToolDefinition
-    private let perform: @Sendable (String, EndpointTools) async throws -> String
+    private let perform: @Sendable (String, EndpointTools, ToolSecrets) async throws -> JSONValue
 
     init<E: Endpoint & Decodable>(_ type: E.Type) {
         let name = Self.toolName(of: type)
         self.name = name
         typeName = String(reflecting: type)
         define = { format, server in try Self.definition(of: type, name: name, format: format, server: server) }
-        perform = { arguments, tools in try await Self.call(type, name: name, arguments: arguments, tools: tools) }
+        perform = { arguments, tools, secrets in
+            try await Self.call(type, name: name, arguments: arguments, tools: tools, secrets: secrets)
+        }
     }
 
     func definition(_ format: ToolFormat, server: Server?) throws -> ToolDefinition {
         try define(format, server)
     }
 
-    func call(_ arguments: String, in tools: EndpointTools) async throws -> String {
-        try await perform(arguments, tools)
+    /// The payload of a call, as JSON; the credentials the call sent are recorded in `secrets`.
+    func call(_ arguments: String, in tools: EndpointTools, secrets: ToolSecrets) async throws -> JSONValue {
+        try await perform(arguments, tools, secrets)
     }
 
     /// `cheer_history` for `CheerHistory`: snake_case, only `a-z A-Z 0-9 _ -`, at most 64
@@ -96,7 +99,9 @@ struct Tool: Sendable {
 
     // MARK: - Calls
 
-    private static func call<E: Endpoint & Decodable>(_ type: E.Type, name: String, arguments text: String, tools: EndpointTools) async throws -> String {
+    private static func call<E: Endpoint & Decodable>(
+        _ type: E.Type, name: String, arguments argumentText: String, tools: EndpointTools, secrets: ToolSecrets
+    ) async throws -> JSONValue {
         func invalid(_ reason: String) -> EndpointError {
             EndpointError(kind: .invalidToolCall, endpoint: name, reason: reason)
         }
@@ -106,18 +111,26 @@ struct Tool: Sendable {
         } else {
             throw EndpointError(kind: .invalidRequest, endpoint: name, reason: "no server is configured: pass one to EndpointTools(_:on:) or set Server.default")
         }
-        let (description, _) = try arguments(of: type, name: name, server: server)
+        let (description, schema) = try arguments(of: type, name: name, server: server)
 
-        // A JSON object whose fields are all arguments of the tool.
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let data = Data((trimmed.isEmpty ? "{}" : trimmed).utf8)
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data), case .object(let members) = value else {
-            throw invalid("the arguments must be one JSON object, such as {\(description.argumentNames.map { "\"\($0)\": …" }.joined(separator: ", "))}, but they are \(EndpointError.snippet(of: Data(text.utf8), limit: 200))")
+        // One JSON object, checked against the tool's schema at every depth before it is decoded.
+        let value: JSONValue
+        let trimmed = argumentText.trimmingCharacters(in: .whitespacesAndNewlines)
+        do throws(JSONParser.Failure) {
+            value = try JSONParser.parse(trimmed.isEmpty ? "{}" : trimmed)
+        } catch {
+            throw invalid(error.message)
         }
-        let unknown = members.map(\.key).filter { !description.argumentNames.contains($0) }
-        if !unknown.isEmpty {
-            throw invalid("unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); the fields are \(description.argumentNames.map { "\"\($0)\"" }.joined(separator: ", "))")
+        guard case .object = value else {
+            throw invalid("the arguments must be one JSON object, such as {\(description.argumentNames.map { "\"\($0)\": …" }.joined(separator: ", "))}, but they are \(EndpointError.snippet(of: Data(value.jsonText().utf8), limit: 200))")
         }
+        do throws(JSONParser.Failure) {
+            try ArgumentValidator(schema: schema).validate(value, against: schema)
+        } catch {
+            throw invalid(error.message)
+        }
+        let text = value.jsonText()
+        let data = Data(text.utf8)
 
         // Into the struct, with the app's headers as declared; then every value EndpointKit checks.
         let endpoint: E
@@ -135,15 +148,17 @@ struct Tool: Sendable {
 
         let method = endpoint.endpoint.method
         if method != .get && method != .head, let confirmation = tools.confirmation, let url = prepared.request.url {
-            guard await confirmation(PendingToolCall(name: name, method: method, url: url, arguments: trimmed)) else {
+            guard await confirmation(PendingToolCall(name: name, method: method, url: url, arguments: text)) else {
                 throw EndpointError(kind: .toolCallDeclined, endpoint: name, reason: "the user declined to \(method) \(url.path)")
             }
         }
         try Task.checkCancellation()
         let received = Locked(Data())
-        let response = try await endpoint.perform(on: server, at: nil) { body in received.withLock { $0 = body } }
-        return ToolResults.text(
-            of: response.payload, body: received.withLock { $0 }, status: response.statusCode, encoder: server.encoder,
-            limit: tools.maximumResultSize)
+        var scope = CallScope.current
+        scope.observeAttempt = { request, scope in secrets.record(request, scope: scope) }
+        let response = try await CallScope.$current.withValue(scope) {
+            try await endpoint.perform(on: server, at: nil) { body in received.withLock { $0 = body } }
+        }
+        return ToolResults.value(of: response.payload, body: received.withLock { $0 }, status: response.statusCode, encoder: server.encoder)
     }
 }

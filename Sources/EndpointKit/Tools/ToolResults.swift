@@ -3,24 +3,33 @@ import Foundation
 /// The JSON texts a model gets back from a tool call.
 enum ToolResults {
     /// The payload as JSON: re-encoded when it is `Encodable` (only its declared fields, named as
-    /// in the tool's schema), else the JSON body it was decoded from; cut short past `limit` bytes.
-    static func text(of payload: Any, body: Data, status: Int, encoder: JSONEncoder, limit: Int) -> String {
-        let text: String
+    /// in the tool's schema), else the JSON body it was decoded from (a body that is not JSON as
+    /// one string).
+    static func value(of payload: Any, body: Data, status: Int, encoder: JSONEncoder) -> JSONValue {
         switch payload {
         case is EmptyPayload:
-            text = JSONValue.object(["ok": .bool(true), "status": .integer(status)]).jsonText()
+            return .object(["ok": .bool(true), "status": .integer(status)])
         case let string as String:
-            text = JSONValue.string(string).jsonText()
+            return .string(string)
         case let data as Data:
-            text = JSONValue.object(["status": .integer(status), "bytes": .integer(data.count), "note": .string("binary content is not shown")]).jsonText()
+            return .object(["status": .integer(status), "bytes": .integer(data.count), "note": .string("binary content is not shown")])
         case let encodable as any Encodable:
-            text = (try? encoder.encode(encodable)).map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: body, as: UTF8.self)
+            if let data = try? encoder.encode(encodable), let value = json(in: data) { return value }
+            return json(in: body) ?? .string(String(decoding: body, as: UTF8.self))
         default:
             // The body the payload was decoded from, compacted (fewer tokens) when it is JSON.
-            text = body.isEmpty ? "null"
-                : (try? JSONDecoder().decode(JSONValue.self, from: body).jsonText()) ?? String(decoding: body, as: UTF8.self)
+            return body.isEmpty ? .null : json(in: body) ?? .string(String(decoding: body, as: UTF8.self))
         }
-        return truncated(text, limit: limit)
+    }
+
+    /// The JSON in `data`, its keys in their order, or `nil` when it is not JSON.
+    private static func json(in data: Data) -> JSONValue? {
+        try? JSONParser.parse(String(decoding: data, as: UTF8.self), maximumDepth: 512, refusesDuplicateKeys: false)
+    }
+
+    /// The text a model gets: `value` with every secret the call sent replaced, cut to `limit`.
+    static func text(_ value: JSONValue, secrets: ToolSecrets?, limit: Int) -> String {
+        truncated((secrets?.redact(value) ?? value).jsonText(), limit: limit)
     }
 
     /// `text`, or past `limit` bytes an object with as much of it as fits and a note that it was cut.
@@ -36,9 +45,9 @@ enum ToolResults {
 
     /// `{"error": {…}}` for a failed call: what went wrong, and for bad arguments what to fix.
     /// `tool` is `nil` when the model named no tool there is; `tools` are the names there are.
-    static func errorText(_ error: any Error, tool: String?, tools: [String]) -> String {
+    static func errorValue(_ error: any Error, tool: String?, tools: [String]) -> JSONValue {
         guard let error = error as? EndpointError else {
-            return JSONValue.object(["error": .object(["type": .string("failed"), "message": .string("\(error)")])]).jsonText()
+            return .object(["error": .object(["type": .string("failed"), "message": .string("\(error)")])])
         }
         var detail: JSONValue
         switch error.kind {
@@ -59,14 +68,15 @@ enum ToolResults {
             if let status = error.statusCode {
                 detail["status"] = .integer(status)
                 if let payload = error.errorPayload as? any Encodable, let data = try? Server.makeEncoder().encode(payload),
-                   let json = try? JSONDecoder().decode(JSONValue.self, from: data) {
+                   let json = json(in: data) {
                     detail["body"] = json
                 } else if let body = error.responseBody, !body.isEmpty {
-                    detail["body"] = .string(EndpointError.snippet(of: body, limit: 1024))
+                    // Whole: secrets are replaced before the result is cut to its limit, never after.
+                    detail["body"] = json(in: body) ?? .string(String(decoding: body, as: UTF8.self))
                 }
             }
         }
-        return truncated(JSONValue.object(["error": detail]).jsonText(), limit: 16 << 10)
+        return .object(["error": detail])
     }
 
     /// A decoding error in the names the tool's schema uses: `the field "user_id" is missing`.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Facts about the current call that a `URLRequest` cannot carry, for the transport and for
 /// middlewares deeper in the chain: the response size limit, the size of a body streamed from
@@ -25,6 +28,9 @@ struct CallScope: Sendable {
     var credentialHeaders: Set<String> = []
     /// Query parameter names that authorization middlewares set.
     var credentialQueryNames: Set<String> = []
+    /// Told of each request as it leaves the middleware chain, with the scope in force there (the
+    /// credentials registered): how a tool call learns which secrets to keep from the model.
+    var observeAttempt: (@Sendable (URLRequest, CallScope) -> Void)?
 
     @TaskLocal static var current = CallScope()
 

@@ -30,6 +30,10 @@ Routes (any method):
                                  every file as field, filename, content type, size, CRC-32 and (up to
                                  64 KiB) base64 bytes
 
+  /echo-page?status=&format=     the request's credentials echoed back as a careless server would:
+                                 format=json|html|text, with that status; the raw request target,
+                                 every header, the Basic pair decoded, each header value
+                                 percent-encoded (upper- and lowercase hex) and form-encoded
   /basic-auth                    401 with a Basic challenge
   /seen?prefix=                  {"paths": [...]}: every request target received so far that starts
                                  with prefix (to prove that nothing was sent)
@@ -65,6 +69,7 @@ import base64
 import io
 import json
 import os
+import re
 import socket
 import sys
 import threading
@@ -181,6 +186,8 @@ class Handler(BaseHTTPRequestHandler):
             if attempt <= int(query.get("fail", ["0"])[0]):
                 return self.route("/cut", {"sent": ["5"], "declared": ["500"]}, b"", split)
             return self.reply(200, "application/json", json.dumps({"attempts": attempt}).encode())
+        if route == "/echo-page":
+            return self.echo_page(query)
         if route == "/respond":
             status = int(query.get("status", ["200"])[0])
             content_type = query.get("type", ["application/json"])[0]
@@ -400,6 +407,33 @@ class Handler(BaseHTTPRequestHandler):
             "fields": [[name, value] for name, value in form.items(multi=True)],
             "files": described,
         }).encode())
+
+    def echo_page(self, query):
+        status = int(query.get("status", ["200"])[0])
+        kind = query.get("format", ["json"])[0]
+        authorization = self.headers.get("Authorization", "")
+        basic = ""
+        if authorization.startswith("Basic "):
+            basic = base64.b64decode(authorization[6:]).decode(errors="replace")
+        headers = {name: value for name, value in self.headers.items()}
+        quoted = {name: urllib.parse.quote(value, safe="") for name, value in headers.items()}
+        facts = {
+            "target": self.path,
+            "unquoted_target": urllib.parse.unquote_plus(self.path),
+            "headers": headers,
+            "quoted": quoted,
+            "lower": {name: re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), value) for name, value in quoted.items()},
+            "form": {name: urllib.parse.quote_plus(value) for name, value in headers.items()},
+            "basic": basic,
+        }
+        if kind == "json":
+            self.reply(status, "application/json", json.dumps(facts).encode())
+        elif kind == "html":
+            rows = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in facts.items() if isinstance(v, str))
+            rows += "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in headers.items())
+            self.reply(status, "text/html", f"<html><body><h1>Error</h1><table>{rows}</table></body></html>".encode())
+        else:
+            self.reply(status, "text/plain", "\n".join(f"{k}={v}" for k, v in facts.items()).encode())
 
     def reply(self, status, content_type, body, headers=None):
         self.send_response(status)

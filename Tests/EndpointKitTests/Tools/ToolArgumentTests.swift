@@ -1,0 +1,146 @@
+@testable import EndpointKit
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An order with nested objects, a list of objects, a query object and numbers of every width.
+private struct PlaceOrder: Endpoint, Decodable {
+    struct Address: Codable, Sendable { let street: String; let zipCode: String }
+    struct Line: Codable, Sendable { let sku: String; let quantity: Int8 }
+    var endpoint: Restful { Restful(.post, "orders") }
+    let shipTo: Address
+    let items: [Line]
+    let note: String?
+    let weight: Float?
+    let total: Int?
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+/// A search whose filter is a query object, and a whole body from one property.
+private struct SearchProducts: Endpoint, Decodable {
+    struct Filter: Codable, Sendable { let minPrice: Int?; let tags: [String]? }
+    var endpoint: Restful { Restful(.get, "products") }
+    let filter: Filter
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+private struct ReplaceManifest: Endpoint, Decodable {
+    struct Manifest: Codable, Sendable { let name: String; let layers: [String] }
+    var endpoint: Restful { Restful(.put, "manifests/{tag}") }
+    let tag: String
+    @Body var manifest: Manifest
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+private struct Tree: Codable, Sendable {
+    let name: String
+    let children: [Tree]?
+}
+
+private struct PlantTree: Endpoint, Decodable {
+    var endpoint: Restful { Restful(.post, "trees") }
+    let tree: Tree
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+private struct Notes: Endpoint, Decodable {
+    var endpoint: Restful { Restful(.get, "notes") }
+    typealias ReturnPayloadType = String
+}
+
+@Suite struct ToolArgumentTests {
+    private func tools() -> (EndpointTools, RecordingTransport) {
+        let transport = RecordingTransport(status: 204, body: "")
+        let tools = EndpointTools([PlaceOrder.self, SearchProducts.self, ReplaceManifest.self, PlantTree.self], on: .stub(transport))
+        return (tools, transport)
+    }
+
+    static let order = #""ship_to": {"street": "Main 1", "zip_code": "1010"}, "items": [{"sku": "a", "quantity": 1}]"#
+
+    @Test(arguments: [
+        // Unknown fields at every depth, named by their path.
+        ("place_order", #"{"ship_to": {"street": "Main 1", "zip_cod": "1010"}, "items": []}"#,
+         #"unknown field "ship_to.zip_cod"; the fields of "ship_to" are "street", "zip_code""#),
+        ("place_order", #"{"ship_to": {"street": "Main 1", "zip_code": "1"}, "items": [{"sku": "a", "quantity": 1}, {"sku": "b", "quantity": 1}, {"sku": "c", "qty": 2}]}"#,
+         #"unknown field "items[2].qty"; the fields of "items[2]" are "sku", "quantity""#),
+        ("search_products", #"{"filter": {"min_prce": 5}}"#, #"unknown field "filter.min_prce"; the fields of "filter" are "min_price", "tags""#),
+        ("replace_manifest", #"{"tag": "v1", "manifest": {"name": "x", "layers": [], "extra": 1}}"#,
+         #"unknown field "manifest.extra"; the fields of "manifest" are "name", "layers""#),
+        // Keys given twice, at the top and inside.
+        ("place_order", #"{"note": "a", "note": "b", \#(order)}"#, #"the field "note" appears twice; send each field once"#),
+        ("place_order", #"{"ship_to": {"street": "x", "street": "y", "zip_code": "1"}, "items": []}"#, #"the field "ship_to.street" appears twice"#),
+        // Numbers a type cannot hold, named with what the field accepts.
+        ("place_order", #"{\#(order), "total": 42.5}"#, #"the field "total" must be an integer between -9223372036854775808 and 9223372036854775807, not 42.5"#),
+        ("place_order", #"{\#(order), "total": 99999999999999999999999}"#, #"the field "total" must be an integer between -9223372036854775808 and 9223372036854775807, not 99999999999999999999999"#),
+        ("place_order", #"{"ship_to": {"street": "x", "zip_code": "1"}, "items": [{"sku": "a", "quantity": 1e19}]}"#,
+         #"the field "items[0].quantity" must be an integer between -128 and 127, not 1e19"#),
+        ("place_order", #"{\#(order), "weight": 1e400}"#, #"the field "weight" must be a number between -3.4028234663852886e38 and 3.4028234663852886e38, not 1e400"#),
+        ("place_order", #"{\#(order), "note": 5}"#, #"the field "note" must be a string or null, not 5"#),
+        // Syntax, with a position; and one object.
+        ("place_order", #"{"note": "a" "total": 1}"#, "the arguments are not valid JSON: expected ',' or '}' after a field, at byte 13"),
+        ("place_order", "[1]", "the arguments must be one JSON object"),
+        ("place_order", "1e400", "the arguments must be one JSON object"),
+    ])
+    func `arguments are checked against the tool's schema at every depth and nothing is sent`(tool: String, arguments: String, message: String) async throws {
+        let (tools, transport) = tools()
+        let result = try await tools.result(name: tool, arguments: arguments)
+        #expect(result.isError)
+        #expect((result.error as? EndpointError)?.kind == .invalidToolCall)
+        #expect((result.error as? EndpointError)?.reason.contains(message) == true, "\((result.error as? EndpointError)?.reason ?? result.text)")
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func `valid arguments at every depth are sent as given`() async throws {
+        let (tools, transport) = tools()
+        let accepted = try await tools.result(name: "place_order", arguments: #"{\#(Self.order), "total": 1e3, "weight": 2.5}"#)
+        #expect(!accepted.isError, "\(accepted.text)")
+        #expect(String(decoding: try transport.request.httpBody ?? Data(), as: UTF8.self)
+            == #"{"items":[{"quantity":1,"sku":"a"}],"ship_to":{"street":"Main 1","zip_code":"1010"},"total":1000,"weight":2.5}"#)
+    }
+
+    @Test func `deep but valid arguments are refused for their depth, with the limit`() async throws {
+        let (tools, transport) = tools()
+        var tree = #"{"name": "leaf"}"#
+        for _ in 0..<70 { tree = #"{"name": "n", "children": [\#(tree)]}"# }
+        let result = try await tools.result(name: "plant_tree", arguments: #"{"tree": \#(tree)}"#)
+        #expect((result.error as? EndpointError)?.reason == "the arguments are nested more than 64 levels deep; at most 64 levels are accepted")
+        #expect(transport.requests.isEmpty)
+        var shallow = #"{"name": "leaf"}"#
+        for _ in 0..<20 { shallow = #"{"name": "n", "children": [\#(shallow)]}"# }
+        #expect(!(try await tools.result(name: "plant_tree", arguments: #"{"tree": \#(shallow)}"#)).isError)
+    }
+
+    @Test func `the confirmation sees exactly the arguments that are decoded`() async throws {
+        let seen = Locked<[String]>([])
+        let transport = RecordingTransport(status: 204, body: "")
+        let tools = EndpointTools([PlaceOrder.self], on: .stub(transport)) { call in
+            seen.withLock { $0.append(call.arguments) }
+            return true
+        }
+        _ = try await tools.result(name: "place_order", arguments: #"{ "note" : "a\u0062", \#(Self.order) }"#)
+        #expect(seen.value == [#"{"note":"ab","ship_to":{"street":"Main 1","zip_code":"1010"},"items":[{"sku":"a","quantity":1}]}"#])
+    }
+
+    @Test(arguments: [256, 300, 1000])
+    func `error results obey the result limit and stay valid JSON`(limit: Int) async throws {
+        let page = String(repeating: "<p>error détail</p>", count: 3000)
+        let transport = RecordingTransport(status: 500, headers: ["Content-Type": "text/html"], body: page)
+        let tools = EndpointTools([PlaceOrder.self], on: .stub(transport), maximumResultSize: limit)
+        let result = try await tools.result(name: "place_order", arguments: "{\(Self.order)}")
+        #expect(result.isError)
+        #expect(result.text.utf8.count <= limit)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.text.utf8)) as? [String: Any])
+        #expect(object["truncated"] as? Bool == true)
+        let invalid = try await tools.result(name: "place_order", arguments: #"{"items": [\#(String(repeating: #"{"sku": "a", "qty": 1},"#, count: 200))1]}"#)
+        #expect(invalid.text.utf8.count <= limit)
+        #expect((try? JSONSerialization.jsonObject(with: Data(invalid.text.utf8))) != nil)
+    }
+
+    @Test func `a text body that is not JSON comes back as one JSON string`() async throws {
+        let transport = RecordingTransport(headers: ["Content-Type": "text/plain"], body: "line \"one\"\nline two")
+        let result = try await EndpointTools([Notes.self], on: .stub(transport)).result(name: "notes", arguments: "")
+        #expect(result.text == #""line \"one\"\nline two""#)
+    }
+}
