@@ -24,8 +24,15 @@ import Testing
         var size = 300_000
         var ignoreRange = 0
         var cutFirst = 0
+        var version = 0
+        var ignoreIfRange = 0
+        var bare206 = 0
+        var disposition: String?
         typealias ReturnPayloadType = Data
-        enum CodingKeys: String, CodingKey { case name, size, ignoreRange = "ignore_range", cutFirst = "cut_first" }
+        enum CodingKeys: String, CodingKey {
+            case name, size, version, disposition, ignoreRange = "ignore_range", cutFirst = "cut_first"
+            case ignoreIfRange = "ignore_if_range", bare206 = "bare_206"
+        }
     }
 
     struct Log: Endpoint {
@@ -40,8 +47,8 @@ import Testing
         enum CodingKeys: String, CodingKey { case name }
     }
 
-    static func expected(_ size: Int) -> Data {
-        Data((0..<size).map { UInt8($0 % 251) })
+    static func expected(_ size: Int, version: Int = 0) -> Data {
+        Data((0..<size).map { UInt8(($0 + version) % 251) })
     }
 
     func destination() -> URL {
@@ -60,7 +67,9 @@ import Testing
         let file = try await Export(name: UUID().uuidString).download(to: target, on: server) { progress in
             reports.withLock { $0.append(progress) }
         }
-        #expect(file == target)
+        #expect(file.payload == target)
+        #expect(file.statusCode == 200)
+        #expect(file.value(forHeader: "ETag")?.hasSuffix("-300000\"") == true)
         #expect(try Data(contentsOf: target) == Self.expected(300_000))
         let seen = reports.withLock { $0 }
         #expect(seen.first == TransferProgress(completed: 0, expected: 300_000))
@@ -70,7 +79,7 @@ import Testing
     }
 
     @Test func `without a destination the file is a new temporary one`() async throws {
-        let file = try await Export(name: UUID().uuidString, size: 1000).download(on: server)
+        let file = try await Export(name: UUID().uuidString, size: 1000).download(on: server).payload
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try Data(contentsOf: file) == Self.expected(1000))
     }
@@ -154,6 +163,69 @@ import Testing
         try Data("\"an-old-version\"".utf8).write(to: target.appendingPathExtension("partial").appendingPathExtension("validator"))
         try await Export(name: name, size: 2000).download(to: target, on: server, resumable: true)
         #expect(try Data(contentsOf: target) == Self.expected(2000))
+    }
+
+    @Test func `a proxy that ignores If-Range cannot glue a new version onto an old partial file`() async throws {
+        let name = UUID().uuidString
+        let target = destination()
+        defer { try? FileManager.default.removeItem(at: target) }
+        await #expect(throws: EndpointError.self) {
+            try await Export(name: name, cutFirst: 1, version: 1).download(to: target, on: server, resumable: true)
+        }
+        // Version 2 now: the server answers the Range with 206 and version 2's bytes, If-Range or not.
+        let download = try await Export(name: name, version: 2, ignoreIfRange: 1).download(to: target, on: server, resumable: true)
+        #expect(try Data(contentsOf: target) == Self.expected(300_000, version: 2))  // all of version 2, nothing of 1
+        #expect(download.statusCode == 200)
+        #expect(try await Log(name: name).call(on: server).requests.map(\.range) == [nil, "bytes=150000-", nil])
+        #expect(try leftovers(of: target) == [target.lastPathComponent])
+    }
+
+    @Test func `a 206 without a validator but with another total starts over`() async throws {
+        let name = UUID().uuidString
+        let target = destination()
+        defer { try? FileManager.default.removeItem(at: target) }
+        await #expect(throws: EndpointError.self) {
+            try await Export(name: name, cutFirst: 1, version: 1).download(to: target, on: server, resumable: true)
+        }
+        let download = try await Export(name: name, size: 400_000, version: 3, ignoreIfRange: 1, bare206: 1)
+            .download(to: target, on: server, resumable: true)
+        #expect(try Data(contentsOf: target) == Self.expected(400_000, version: 3))
+        #expect(download.statusCode == 200)
+        #expect(try await Log(name: name).call(on: server).requests.map(\.range) == [nil, "bytes=150000-", nil])
+    }
+
+    @Test func `a resumed download returns its 206, headers and final URL`() async throws {
+        let name = UUID().uuidString
+        let target = destination()
+        defer { try? FileManager.default.removeItem(at: target) }
+        await #expect(throws: EndpointError.self) {
+            try await Export(name: name, cutFirst: 1).download(to: target, on: server, resumable: true)
+        }
+        let download = try await Export(name: name, disposition: #"attachment; filename="../../etc/passwd"; filename*=UTF-8''%E2%82%AC%20rates%2F..%2F.bashrc"#)
+            .download(to: target, on: server, resumable: true)
+        #expect(download.payload == target)
+        #expect(download.statusCode == 206)
+        #expect(download.value(forHeader: "Content-Range") == "bytes 150000-299999/300000")
+        #expect(download.httpResponse.url?.path == "/stream/download/\(name)")
+        #expect(download.suggestedFilename == "bashrc")
+        #expect(try Data(contentsOf: target) == Self.expected(300_000))
+    }
+
+    @Test func `progress is coalesced for a user interface, with the first and final reports`() async throws {
+        let target = destination()
+        defer { try? FileManager.default.removeItem(at: target) }
+        let reports = Shared<[TransferProgress]>([])
+        let started = Date()
+        try await Export(name: UUID().uuidString, size: 50 << 20).download(to: target, on: server) { progress in
+            reports.withLock { $0.append(progress) }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let seen = reports.withLock { $0 }
+        #expect(seen.first == TransferProgress(completed: 0, expected: 50 << 20))
+        #expect(seen.last == TransferProgress(completed: 50 << 20, expected: 50 << 20))
+        // One report per 50 ms at most, plus the first and the last; without coalescing, one per
+        // chunk (about 800 for 50 MB on loopback, whatever the time).
+        #expect(seen.count <= Int(elapsed / 0.05) + 2, "\(seen.count) reports in \(elapsed) s")
     }
 
     @Test func `upload progress is reported as a body from memory goes out`() async throws {

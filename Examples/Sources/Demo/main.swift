@@ -47,7 +47,7 @@ func printCalls() async {
         // A download to disk, with a progress bar.
         let destination = FileManager.default.temporaryDirectory.appendingPathComponent("report-7.bin")
         let bar = ProgressBar()
-        let file = try await ExportReport(id: 7).download(to: destination) { progress in bar.show(progress) }
+        let file = try await ExportReport(id: 7).download(to: destination) { progress in bar.show(progress) }.payload
         bar.finish()
         let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         print("ExportReport    GET  /api/v1/reports/7/export → \(size) bytes in \(file.lastPathComponent)")

@@ -6,10 +6,12 @@ import FoundationNetworking
 /// One download to disk: the partial file, resumption with `Range` and `If-Range`, and what is
 /// left behind when it fails (nothing, unless it may be resumed).
 struct DownloadFile: Sendable {
-    /// Where to resume from: the bytes already on disk and the validator they were sent with.
+    /// Where to resume from: the bytes already on disk, the validator they were sent with, and the
+    /// size of the whole file then (when the server said it).
     struct Resumption: Sendable {
         let offset: Int64
         let validator: String
+        let total: Int64?
     }
 
     let target: URL
@@ -36,9 +38,9 @@ struct DownloadFile: Sendable {
     /// Downloads with `open`, which sends the request (with a range to resume, or none) and
     /// returns a 2xx answer at its head.
     func download(
-        progress: (@Sendable (TransferProgress) -> Void)?,
+        progress: ProgressThrottle?,
         open: (Resumption?) async throws -> (ByteStream, HTTPURLResponse)
-    ) async throws -> URL {
+    ) async throws -> (URL, HTTPURLResponse) {
         do {
             var resumption = resumable ? existingResumption() : nil
             if resumption == nil { removePartial() }
@@ -51,9 +53,9 @@ struct DownloadFile: Sendable {
                     (body, response) = try await open(resumption)
                 } catch let error as EndpointError where error.statusCode == 416 && resumption != nil {
                     // Nothing left to send from that offset: the file on disk may be complete.
-                    if let resumption, ContentRange.total(inUnsatisfied: error.response) == resumption.offset {
-                        progress?(TransferProgress(completed: resumption.offset, expected: resumption.offset))
-                        return try finish()
+                    if let resumption, let response = error.response, ContentRange.total(inUnsatisfied: response) == resumption.offset {
+                        progress?(TransferProgress(completed: resumption.offset, expected: resumption.offset), isFinal: true)
+                        return (try finish(), response)
                     }
                     resumption = nil
                     removePartial()
@@ -62,8 +64,13 @@ struct DownloadFile: Sendable {
                 var offset: Int64 = 0
                 var expected: Int64? = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
                 if let current = resumption, response.statusCode == 206 {
-                    guard let range = ContentRange(response), range.first == current.offset else {
-                        resumption = nil  // a range that does not continue the file: start over
+                    // Only the same version of the file may be continued: the range must start where
+                    // the file ends, and the validator and total must be those of the part on disk
+                    // (a proxy that ignores If-Range answers 206 with another version's bytes).
+                    guard let range = ContentRange(response), range.first == current.offset,
+                          Self.validator(of: response).map({ $0 == current.validator }) ?? true,
+                          current.total == nil || range.total == nil || current.total == range.total else {
+                        resumption = nil
                         removePartial()
                         continue
                     }
@@ -72,9 +79,9 @@ struct DownloadFile: Sendable {
                 }
                 // A 200 to a resumed request: the server ignored Range, or the file changed (If-Range).
                 // Either way this body is the whole file, written from the start.
-                saveValidator(of: response)
+                saveValidator(of: response, total: expected)
                 try await write(body, from: offset, expected: expected, response: response, progress: progress)
-                return try finish()
+                return (try finish(), response)
             }
             throw EndpointError(
                 kind: .transportFailed, endpoint: label,
@@ -91,20 +98,28 @@ struct DownloadFile: Sendable {
     /// The part on disk and its validator, if both are there and usable.
     private func existingResumption() -> Resumption? {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: partial.path))?[.size] as? Int64, size > 0,
-              let data = try? Data(contentsOf: validatorFile), let validator = String(data: data, encoding: .utf8),
-              !validator.isEmpty, HeaderRules.problem(name: "If-Range", value: validator) == nil else {
+              let data = try? Data(contentsOf: validatorFile), let text = String(data: data, encoding: .utf8) else {
             return nil
         }
-        return Resumption(offset: size, validator: validator)
+        // The validator on the first line, the whole file's size (when known) on the second.
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let validator = String(lines[0])
+        guard !validator.isEmpty, HeaderRules.problem(name: "If-Range", value: validator) == nil else { return nil }
+        return Resumption(offset: size, validator: validator, total: lines.count > 1 ? Int64(lines[1]) : nil)
     }
 
-    /// Keeps the response's validator next to the partial file: a strong ETag (a weak one cannot
-    /// be used in `If-Range`), else `Last-Modified`.
-    private func saveValidator(of response: HTTPURLResponse) {
-        guard resumable else { return }
+    /// The response's validator: a strong ETag (a weak one cannot be used in `If-Range`), else
+    /// `Last-Modified`.
+    static func validator(of response: HTTPURLResponse) -> String? {
         let etag = response.value(forHTTPHeaderField: "ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }
-        if let validator = etag ?? response.value(forHTTPHeaderField: "Last-Modified") {
-            try? Data(validator.utf8).write(to: validatorFile, options: .atomic)
+        return etag ?? response.value(forHTTPHeaderField: "Last-Modified")
+    }
+
+    /// Keeps the response's validator and the whole file's size next to the partial file.
+    private func saveValidator(of response: HTTPURLResponse, total: Int64?) {
+        guard resumable else { return }
+        if let validator = Self.validator(of: response) {
+            try? Data((validator + "\n" + (total.map(String.init) ?? "")).utf8).write(to: validatorFile, options: .atomic)
         } else {
             try? FileManager.default.removeItem(at: validatorFile)  // nothing to resume with
         }
@@ -112,7 +127,7 @@ struct DownloadFile: Sendable {
 
     private func write(
         _ body: ByteStream, from offset: Int64, expected: Int64?, response: HTTPURLResponse,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: ProgressThrottle?
     ) async throws {
         if offset == 0 {
             guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
@@ -142,6 +157,7 @@ struct DownloadFile: Sendable {
                 kind: .transportFailed, endpoint: label,
                 reason: "the download ended after \(written) of \(expected) bytes", response: response)
         }
+        if expected == nil { progress?(TransferProgress(completed: written, expected: nil), isFinal: true) }
     }
 
     /// Moves the complete file into place.

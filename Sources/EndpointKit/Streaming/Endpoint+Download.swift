@@ -10,9 +10,10 @@ extension Endpoint {
     /// memory, reporting progress; the payload type is not used.
     ///
     /// ```swift
-    /// let file = try await ExportReport(id: 7).download(to: destination) { progress in
+    /// let download = try await ExportReport(id: 7).download(to: destination) { progress in
     ///     print(progress.fractionCompleted ?? 0)
     /// }
+    /// print(download.payload, download.statusCode, download.suggestedFilename ?? "-")
     /// ```
     ///
     /// The body is written to a file next to `destination` and moved into place once it is
@@ -25,7 +26,9 @@ extension Endpoint {
     /// and the next call with the same destination asks only for the rest (`Range` with `If-Range`,
     /// so a file that changed on the server is downloaded again from the start; so is one whose
     /// server ignores `Range`). Resuming needs a destination and a server that sends a strong
-    /// `ETag` or a `Last-Modified` date.
+    /// `ETag` or a `Last-Modified` date. Two versions of a file are never glued together: a `206`
+    /// whose validator is not the one sent (a proxy that ignored `If-Range`), or whose total size
+    /// is not the one first recorded, discards the partial file and starts over.
     ///
     /// The request asks for the body without content coding (`Accept-Encoding: identity`), so that
     /// sizes and ranges count the bytes written. The server's ``Server/maximumResponseSize`` limits
@@ -37,15 +40,20 @@ extension Endpoint {
     ///   - server: The server to call; `nil` for the endpoint's (``Endpoint/server`` or
     ///     ``Server/default``).
     ///   - resumable: Whether to keep an interrupted download and resume it on the next call.
-    ///   - progress: Called as bytes arrive (often, on any thread): bytes written so far, including
-    ///     those from before a resumption, and the size of the whole file when the server says it.
-    /// - Returns: The file's URL: `destination`, or the temporary file.
+    ///   - progress: Called as bytes arrive (on any thread): bytes written so far, including those
+    ///     from before a resumption, and the size of the whole file when the server says it. At
+    ///     most one call every 50 ms, so that a user interface can keep up; the first call and the
+    ///     final one (the whole file) are always made.
+    /// - Returns: The response: its ``Response/payload`` is the file's URL (`destination`, or the
+    ///   temporary file); status (`200`, `206` when resumed, `416` when the partial file was
+    ///   already whole), headers, the final URL after redirects in `httpResponse.url`, and
+    ///   ``Response/suggestedFilename`` from `Content-Disposition`.
     /// - Throws: An ``EndpointError``, as for any call, or `CancellationError`.
     @discardableResult
     public func download(
         to destination: URL? = nil, on server: Server? = nil, resumable: Bool = false,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> URL {
+    ) async throws -> Response<URL> {
         let server = try (server ?? defaultServer()).overridden()
         var prepared = try RequestBuilder.request(for: self, on: server)
         if prepared.pendingBody != nil {
@@ -56,7 +64,7 @@ extension Endpoint {
         let file = DownloadFile(
             target: target, resumable: resumable && destination != nil, limit: Self.maximumResponseSize,
             label: ResponseDecoder.label(for: prepared.request))
-        return try await file.download(progress: progress) { range in
+        let (url, response) = try await file.download(progress: progress.map(ProgressThrottle.init)) { range in
             var request = prepared
             if let range {
                 request.request.setValue("bytes=\(range.offset)-", forHTTPHeaderField: "Range")
@@ -64,5 +72,6 @@ extension Endpoint {
             }
             return try await openStream(request, on: server)
         }
+        return Response(payload: url, httpResponse: response, request: prepared.request)
     }
 }

@@ -19,7 +19,8 @@ extension Endpoint {
     ///   - server: The server to call; `nil` for the endpoint's (``Endpoint/server`` or
     ///     ``Server/default``).
     ///   - uploadProgress: Called (on any thread) with the body bytes sent so far and the body's
-    ///     size; again from the start if the request is sent again (a retry, a redirect).
+    ///     size; again from the start if the request is sent again (a retry, a redirect). At most
+    ///     one call every 50 ms; the first and the final one (the whole body) are always made.
     /// - Returns: The decoded payload.
     @discardableResult
     public func call(
@@ -27,7 +28,8 @@ extension Endpoint {
     ) async throws -> ReturnPayloadType {
         let server = try server ?? defaultServer()
         var scope = CallScope.current
-        scope.uploadProgress = uploadProgress
+        let throttle = ProgressThrottle(uploadProgress)
+        scope.uploadProgress = { throttle($0) }
         return try await CallScope.$current.withValue(scope) { try await call(on: server) }
     }
 }

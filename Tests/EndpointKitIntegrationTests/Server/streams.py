@@ -16,10 +16,13 @@
                                  client closed the connection, and when
   /stream/jsonl?rows=&every=&bad=  JSON Lines rows {"n", "name"} (CRLF after even rows, a blank line
                                  after row 1); bad=K makes line K invalid
-  /stream/download/NAME?size=&ignore_range=&cut_first=&gzip=
-                                 `size` bytes (byte i is i % 251) with ETag and Last-Modified, honouring
-                                 Range and If-Range (unless ignore_range=1), 416 past the end; the
-                                 first cut_first requests for NAME close after half the body
+  /stream/download/NAME?size=&ignore_range=&cut_first=&gzip=&version=&ignore_if_range=&bare_206=&disposition=
+                                 `size` bytes (byte i is (i + version) % 251) with ETag and Last-Modified,
+                                 honouring Range and If-Range (unless ignore_range=1; ignore_if_range=1
+                                 honours Range whatever If-Range says, as a broken proxy does), 416 past
+                                 the end; the first cut_first requests for NAME close after half the
+                                 body; bare_206=1 sends a 206 without ETag or Last-Modified;
+                                 disposition= is sent as Content-Disposition
   /stream/download-log/NAME      the Range and If-Range headers of each request for NAME
   /stream/upload-size            {"size": n}: the request body's length
   /stream/tokens/REALM/events    the chat stream for a valid access token of /tokens/REALM, else 401
@@ -186,24 +189,29 @@ def pattern(start, end):
 
 def download(handler, name, query, lock):
     size = int(query.get("size", ["100000"])[0])
-    etag = '"%s-%d"' % (name, size)
+    version = int(query.get("version", ["0"])[0])
+    etag = '"%s-%d"' % (name, size) if version == 0 else '"%s-%d-v%d"' % (name, size, version)
     with lock:
         entry = STATE["downloads"].setdefault(name, {"count": 0, "log": []})
         entry["count"] += 1
         count = entry["count"]
         entry["log"].append({"range": handler.headers.get("Range"), "if_range": handler.headers.get("If-Range")})
     cut = count <= int(query.get("cut_first", ["0"])[0])
-    headers = {"ETag": etag, "Last-Modified": "Tue, 01 Sep 2026 10:00:00 GMT", "Accept-Ranges": "bytes"}
+    headers = {"ETag": etag, "Last-Modified": "Tue, 0%d Sep 2026 10:00:00 GMT" % (1 + version % 9), "Accept-Ranges": "bytes"}
+    if "disposition" in query:
+        headers["Content-Disposition"] = query["disposition"][0]
     first, status = 0, 200
     requested = handler.headers.get("Range", "")
     if requested.startswith("bytes=") and query.get("ignore_range", ["0"])[0] != "1":
         if_range = handler.headers.get("If-Range")
-        if if_range is None or if_range == etag:
+        if if_range is None or if_range == etag or query.get("ignore_if_range", ["0"])[0] == "1":
             first = int(requested[len("bytes="):].split("-")[0])
             if first >= size:
                 return handler.reply(416, "text/plain", b"", {"Content-Range": "bytes */%d" % size})
             status = 206
             headers["Content-Range"] = "bytes %d-%d/%d" % (first, size - 1, size)
+            if query.get("bare_206", ["0"])[0] == "1":
+                del headers["ETag"], headers["Last-Modified"]
     handler.send_response(status)
     handler.send_header("Content-Type", "application/octet-stream")
     handler.send_header("Content-Length", str(size - first))
@@ -213,7 +221,7 @@ def download(handler, name, query, lock):
     end = first + (size - first) // 2 if cut else size
     block = 1 << 16
     for offset in range(first, end, block):
-        handler.wfile.write(pattern(offset, min(offset + block, end)) if size <= 4 << 20 else bytes(min(block, end - offset)))
+        handler.wfile.write(pattern(offset + version, min(offset + block, end) + version) if size <= 4 << 20 else bytes(min(block, end - offset)))
     handler.wfile.flush()
     if cut:
         handler.close_connection = True

@@ -8,8 +8,9 @@ import FoundationNetworking
 import Testing
 
 func readmeBlock16Part1(destination: URL) async throws {
-let file = try await ExportReport(id: 7).download(to: destination, resumable: true) { progress in
+let download = try await ExportReport(id: 7).download(to: destination, resumable: true) { progress in
     print("\(progress.completed) of \(progress.expected ?? -1) bytes")
 }
-_ = file
+print(download.payload.path, download.statusCode, download.suggestedFilename ?? "no name given")
+_ = download
 }

@@ -221,7 +221,7 @@ import Testing
             $0.on(Bytes.self, .chunks([Data(repeating: 1, count: 10), Data(repeating: 2, count: 5)], headers: ["Content-Length": "15"]))
         }
         let reports = Shared<[TransferProgress]>([])
-        let file = try await Bytes().download(on: server) { progress in reports.withLock { $0.append(progress) } }
+        let file = try await Bytes().download(on: server) { progress in reports.withLock { $0.append(progress) } }.payload
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try Data(contentsOf: file) == Data(repeating: 1, count: 10) + Data(repeating: 2, count: 5))
         let completed = reports.withLock { $0 }.map(\.completed)
