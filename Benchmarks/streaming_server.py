@@ -5,6 +5,10 @@ on a free port of 127.0.0.1. Prints "READY <port>" and serves until standard inp
   /sse/timed?count=&every=   `count` events `every` seconds apart, each carrying its send time
                              (time.time(), taken just before the write and flush)
   /sse/fast?count=           `count` small events as fast as the socket takes them
+  /sse/one-write?count=      `count` small events, each in a write and flush of its own (how LLM
+                             token streams arrive)
+  /bytes/endless/KEY         zeros in 1 MiB writes as fast as the socket takes them, until the
+                             client goes away; /closed/KEY then also says how many bytes were sent
   /jsonl?mb=                 about `mb` MiB of JSON Lines, as fast as the socket takes them
   /download?mb=              `mb` MiB of zeros with Content-Length
   /sse/endless/KEY           an event every 10 ms until the client goes away; /closed/KEY answers
@@ -19,6 +23,7 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CLOSED = {}
+SENT = {}
 LOCK = threading.Lock()
 
 
@@ -57,6 +62,25 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b"".join(b'id: %d\ndata: {"n": %d, "name": "event number %d"}\n\n' % (n, n, n)
                                               for n in range(start, min(start + 1000, count))))
                 self.wfile.flush()
+            elif path == "/sse/one-write":
+                self.head("text/event-stream")
+                for n in range(int(arg("count", "100000"))):
+                    self.wfile.write(b'data: {"n": %d, "name": "token %d"}\n\n' % (n, n))
+                    self.wfile.flush()
+            elif path.startswith("/bytes/endless/"):
+                key = path.rsplit("/", 1)[1]
+                self.head("application/octet-stream")
+                block = bytes(1 << 20)
+                sent = 0
+                try:
+                    while True:
+                        self.wfile.write(block)
+                        sent += len(block)
+                        with LOCK:
+                            SENT[key] = sent
+                except OSError:
+                    with LOCK:
+                        CLOSED[key] = time.time()
             elif path == "/jsonl":
                 self.head("application/jsonl")
                 line = b'{"n": 1, "name": "a row of JSON Lines", "values": [1, 2, 3, 4, 5, 6, 7, 8]}\n'
@@ -86,7 +110,8 @@ class Handler(BaseHTTPRequestHandler):
             elif path.startswith("/closed/"):
                 with LOCK:
                     at = CLOSED.get(path.rsplit("/", 1)[1])
-                body = json.dumps({"closed": at is not None, "at": at or 0}).encode()
+                    sent = SENT.get(path.rsplit("/", 1)[1], 0)
+                body = json.dumps({"closed": at is not None, "at": at or 0, "sent": sent}).encode()
                 self.head("application/json", len(body))
                 self.wfile.write(body)
             else:

@@ -73,6 +73,19 @@ struct Fast: Endpoint {
     typealias ReturnPayloadType = ServerSentEvents<Event>
 }
 
+struct OneWrite: Endpoint {
+    let endpoint = Restful(.get, "sse/one-write")
+    let count: Int
+    struct Event: Decodable, Sendable { let n: Int; let name: String }
+    typealias ReturnPayloadType = ServerSentEvents<Event>
+}
+
+struct EndlessBytes: Endpoint {
+    var endpoint: Restful { Restful(.get, "bytes/endless/{key}") }
+    let key: String
+    typealias ReturnPayloadType = ByteStream
+}
+
 struct Lines: Endpoint {
     let endpoint = Restful(.get, "jsonl")
     let mb: Int
@@ -96,7 +109,7 @@ struct Endless: Endpoint {
 struct Closed: Endpoint {
     var endpoint: Restful { Restful(.get, "closed/{key}") }
     let key: String
-    struct ReturnPayloadType: Decodable, Sendable { let closed: Bool; let at: Double }
+    struct ReturnPayloadType: Decodable, Sendable { let closed: Bool; let at: Double; let sent: Int }
 }
 
 // MARK: - Figures
@@ -124,6 +137,64 @@ func events() async throws {
     peak.sample()
     precondition(received == count, "received \(received) of \(count) events")
     report("sse_\(count)_events_rss_growth", Double(peak.value - before) / 1_048_576, "MB", target: "<= 16 MB")
+}
+
+/// One server write per event, as LLM token streams arrive: the buffer holds many tiny chunks. Ten
+/// streams in a row, so that growth from allocator fragmentation shows.
+func oneWriteEvents() async throws {
+    for try await _ in try await OneWrite(count: 1000).call(on: server) {}  // warm-up
+    let count = smoke ? 2_000 : 100_000
+    let peak = PeakMemory()
+    let before = residentBytes()
+    var firstPeak = 0
+    for round in 0..<(smoke ? 2 : 10) {
+        var received = 0
+        for try await event in try await OneWrite(count: count).call(on: server) {
+            received += 1
+            if event.data.n % 1000 == 0 {
+                peak.sample()
+                // A reader that does work between events: the tiny chunks pile up in the buffer.
+                try await Task.sleep(nanoseconds: 40_000_000)
+            }
+        }
+        peak.sample()
+        precondition(received == count, "received \(received) of \(count) events")
+        if round == 0 { firstPeak = peak.value }
+    }
+    report("sse_\(count)_one_write_events_rss_growth", Double(firstPeak - before) / 1_048_576, "MB", target: "<= 16 MB")
+    report("sse_\(count)_one_write_events_x10_rss_growth", Double(peak.value - before) / 1_048_576, "MB", target: "<= 16 MB")
+}
+
+/// A reader far behind a fast server (its overflow file holds hundreds of MiB) stops: how long the
+/// `break` takes, and when the server sees the connection closed.
+func cancelFarBehind() async throws {
+    var blocked: [Double] = []
+    var toClose: [Double] = []
+    let behind = arguments.firstIndex(of: "--behind").flatMap { Int(arguments[$0 + 1]) }.map { $0 << 20 } ?? (smoke ? 64 << 20 : 1 << 30)
+    for _ in 0..<(smoke ? 1 : 3) {
+        let key = UUID().uuidString
+        var stopped = 0.0
+        var breakTook = 0.0
+        for try await _ in try await EndlessBytes(key: key).call(on: server) {
+            // Read one chunk, then fall behind until the server has sent `behind` bytes.
+            while try await Closed(key: key).call(on: server).sent < behind {
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+            stopped = now()
+            break
+        }
+        breakTook = (now() - stopped) * 1000
+        var closed = try await Closed(key: key).call(on: server)
+        let deadline = now() + 20
+        while !closed.closed, now() < deadline {
+            try await Task.sleep(nanoseconds: 2_000_000)
+            closed = try await Closed(key: key).call(on: server)
+        }
+        blocked.append(breakTook)
+        toClose.append(closed.closed ? (closed.at - stopped) * 1000 : .infinity)
+    }
+    report("cancel_\(behind >> 20)MB_behind_break_blocked_max", blocked.max() ?? .nan, "ms", target: "<= 50 ms")
+    report("cancel_\(behind >> 20)MB_behind_to_server_close_max", toClose.max() ?? .nan, "ms", target: "<= 100 ms")
 }
 
 func jsonLines() async throws {
@@ -244,7 +315,8 @@ final class Locked64: @unchecked Sendable {
 let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1] }
 let repeats = arguments.firstIndex(of: "--repeat").flatMap { Int(arguments[$0 + 1]) } ?? 1
 let figures: [(String, () async throws -> Void)] = [
-    ("latency", latency), ("events", events), ("jsonl", jsonLines), ("download", download), ("cancel", cancellation),
+    ("latency", latency), ("events", events), ("one-write", oneWriteEvents), ("jsonl", jsonLines), ("download", download),
+    ("cancel", cancellation), ("cancel-behind", cancelFarBehind),
 ]
 do {
     for (name, measure) in figures where only == nil || only == name {

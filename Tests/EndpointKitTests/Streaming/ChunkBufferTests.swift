@@ -1,0 +1,69 @@
+@testable import EndpointKit
+import Foundation
+import Testing
+
+/// A reference that does not keep its object alive.
+private final class WeakBox: @unchecked Sendable {
+    // Set once before the buffer is stopped, read after: no concurrent access.
+    weak var value: AnyObject?
+}
+
+@Suite(.serialized) struct ChunkBufferTests {
+    /// A buffer whose reader has fallen `megabytes` behind: everything past 1 KiB is in its overflow file.
+    private func farBehind(_ megabytes: Int, limit: UInt64 = 1 << 30, onCancel: @escaping @Sendable () -> Void) -> ChunkBuffer {
+        let buffer = ChunkBuffer(highWater: 1024, overflowLimit: limit, onCancel: onCancel)
+        for _ in 0..<(megabytes * 16) { buffer.append(Data(count: 64 << 10)) }
+        return buffer
+    }
+
+    @Test func `a stop far behind closes the connection first and releases the overflow file off the caller's thread`() async throws {
+        let overflow = WeakBox()
+        let openAtClose = Locked<Bool?>(nil)
+        let buffer = farBehind(8) { openAtClose.withLock { $0 = overflow.value != nil } }
+        overflow.value = buffer.currentOverflow
+        #expect(overflow.value != nil)
+        ChunkBuffer.releases.suspend()
+        buffer.cancel()
+        let releasedOnCaller = overflow.value == nil
+        ChunkBuffer.releases.resume()
+        #expect(openAtClose.value == true)   // the connection was closed before anything else
+        #expect(!releasedOnCaller)           // the file was not closed on the caller's thread
+        ChunkBuffer.releases.sync {}
+        #expect(overflow.value == nil)       // and it is closed after all
+        await #expect(throws: CancellationError.self) { try await buffer.next() }
+    }
+
+    @Test func `a reader too far behind fails with its error, and the connection is closed before the file is released`() async throws {
+        let overflow = WeakBox()
+        let openAtClose = Locked<Bool?>(nil)
+        let buffer = farBehind(2, limit: 4 << 20) { openAtClose.withLock { $0 = overflow.value != nil } }
+        overflow.value = buffer.currentOverflow
+        ChunkBuffer.releases.suspend()
+        for _ in 0..<64 { buffer.append(Data(count: 64 << 10)) }   // past the 4 MiB limit
+        ChunkBuffer.releases.resume()
+        #expect(openAtClose.value == true)
+        await #expect(throws: URLError.self) { try await buffer.next() }
+        ChunkBuffer.releases.sync {}
+        #expect(overflow.value == nil)
+    }
+
+    @Test func `tiny chunks wait for the reader joined, in order, and nothing is lost`() async throws {
+        let buffer = ChunkBuffer()
+        var expected = Data()
+        for n in 0..<10_000 {
+            let event = Data("data: {\"n\": \(n)}\n\n".utf8)
+            expected.append(event)
+            buffer.append(event)
+        }
+        #expect(buffer.chunkCount <= expected.count / ChunkBuffer.smallChunk + 1)  // not 10,000 allocations
+        buffer.finish()
+        var received = Data()
+        var reads = 0
+        while let chunk = try await buffer.next() {
+            received.append(chunk)
+            reads += 1
+        }
+        #expect(received == expected)
+        #expect(reads < 20)  // 10,000 writes came out in a few large chunks
+    }
+}
