@@ -94,19 +94,20 @@ enum ContentDisposition {
                 || scalar.properties.generalCategory == .format  // bidirectional overrides that disguise an extension
             if !refused { scalars.append(scalar) }
         }
-        var safe = String(scalars).trimmingCharacters(in: .whitespaces)
-        while safe.hasPrefix(".") { safe.removeFirst() }
-        while safe.hasSuffix(".") || safe.hasSuffix(" ") { safe.removeLast() }  // Windows drops them
+        // No leading dot (a hidden file, `.`, `..`) or space; no trailing ones, which Windows drops.
+        var safe = String(scalars).trimmingCharacters(in: Self.trimmed)
         guard !safe.isEmpty else { return nil }
         if safe.utf8.count > 255 {
             let dot = safe.lastIndex(of: ".")
             let suffix = dot.map { String(safe[$0...]) }.flatMap { $0.utf8.count <= 16 ? $0 : nil } ?? ""
             var stem = String(safe.dropLast(suffix.count))
             while stem.utf8.count + suffix.utf8.count > 255 { stem.removeLast() }
-            safe = stem + suffix
+            safe = (stem + suffix).trimmingCharacters(in: Self.trimmed)
         }
         return safe
     }
+
+    private static let trimmed = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "."))
 
     private static func skipSpaces(_ scalars: inout Substring.UnicodeScalarView.SubSequence) {
         while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
