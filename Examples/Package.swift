@@ -30,6 +30,9 @@ let package = Package(
             dependencies: [
                 "DemoServer",
                 .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitTesting", package: "EndpointKit"),   // --stubbed
+                .product(name: "EndpointKitContract", package: "EndpointKit"),  // --openapi
+                .product(name: "EndpointKitTools", package: "EndpointKit"),     // the agent loop
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

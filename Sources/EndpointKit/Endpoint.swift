@@ -224,7 +224,7 @@ extension Endpoint {
     /// Builds, sends and decodes the call: at `url` instead of the endpoint's own path and query
     /// when one is given (see `callWithMetadata(at:on:)`). `receivedBody` sees the body the payload
     /// was decoded from (an LLM tool call returns it when the payload is not `Encodable`).
-    func perform(on server: Server, at url: URL?, receivedBody: ((Data) -> Void)? = nil) async throws -> Response<ReturnPayloadType> {
+    package func perform(on server: Server, at url: URL?, receivedBody: ((Data) -> Void)? = nil) async throws -> Response<ReturnPayloadType> {
         let server = server.overridden()
         var prepared = try RequestBuilder.request(for: self, on: server)
         if let url {

@@ -109,7 +109,7 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     public var debugDescription: String { description }
 
     /// At most `limit` bytes of a body as text, with a note of how much was left out.
-    static func snippet(of body: Data, limit: Int = 512) -> String {
+    package static func snippet(of body: Data, limit: Int = 512) -> String {
         let text = String(decoding: body.prefix(limit), as: UTF8.self)
         return body.count > limit ? "\(text)… (\(body.count - limit) more bytes)" : text
     }
@@ -124,6 +124,11 @@ extension EndpointError {
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// A short name of the kind, e.g. `"unacceptableStatus"`.
         public let description: String
+
+        /// A kind named `description`; the optional products define theirs with it.
+        package init(description: String) {
+            self.description = description
+        }
 
         /// The request could not be built, so nothing was sent: no server was configured, a path
         /// parameter is missing, or the URL or a parameter is invalid.
@@ -155,7 +160,7 @@ extension EndpointError {
         public static let streamError = Kind(description: "streamError")
         /// A JSON Schema or OpenAPI document could not be derived: a type's decoding cannot be
         /// observed (``endpoint`` names the type, ``reason`` says why and how to describe it by
-        /// hand with ``CustomJSONSchema``), or an endpoint cannot be described as it is declared.
+        /// hand with `CustomJSONSchema`), or an endpoint cannot be described as it is declared.
         public static let schemaUnavailable = Kind(description: "schemaUnavailable")
         /// A language model's tool call cannot be made, so nothing was sent: no tool has its name,
         /// its arguments are not a JSON object, a field is missing, unknown or of the wrong type,

@@ -9,11 +9,11 @@ import Foundation
 /// `encode(_:)` and `decode(_:from:)` and reads their strategies, which are thread-safe on every
 /// version: each call copies the options before it starts. Changing a coder's settings while calls
 /// are running is what ``Server/encoder`` and ``Server/decoder`` document against.
-final class JSONCoders: @unchecked Sendable {
+package final class JSONCoders: @unchecked Sendable {
     let encoder: JSONEncoder
-    let decoder: JSONDecoder
+    package let decoder: JSONDecoder
 
-    init(encoder: JSONEncoder, decoder: JSONDecoder) {
+    package init(encoder: JSONEncoder, decoder: JSONDecoder) {
         self.encoder = encoder
         self.decoder = decoder
     }

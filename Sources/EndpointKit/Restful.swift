@@ -63,7 +63,7 @@ public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
 
     /// The body actually sent: the endpoint's format, else JSON for `POST`, `PUT` and `PATCH`;
     /// `nil` for no body (the properties form the query), including ``BodyFormat/empty``.
-    var sentBodyFormat: BodyFormat? {
+    package var sentBodyFormat: BodyFormat? {
         let format = body ?? (method.sendsParametersInBody ? .json : nil)
         return format?.kind == .empty ? nil : format
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Conversions of `TimeInterval` settings that never trap, whatever the number.
-enum Seconds {
+package enum Seconds {
     /// `seconds` as whole nanoseconds for `Task.sleep`, or `nil` when there is nothing to wait for
     /// (not positive, or NaN) or no limit (infinite, or 100 years or more). `UInt64(seconds * 1e9)`
     /// alone crashes past 584 years, on infinity and on NaN.
@@ -13,7 +13,7 @@ enum Seconds {
     /// `seconds` as nanoseconds for a wait that must happen: NaN and negative waits are 0, and
     /// anything of 100 years or more (infinity included) is 100 years, which only cancellation
     /// ends.
-    static func clampedNanoseconds(_ seconds: TimeInterval) -> UInt64 {
+    package static func clampedNanoseconds(_ seconds: TimeInterval) -> UInt64 {
         guard seconds > 0 else { return 0 }
         return nanoseconds(seconds) ?? UInt64(100 * 365 * 24 * 3600) * 1_000_000_000
     }

@@ -63,7 +63,7 @@ extension Server {
 
     /// This server as the current task sees it: replaced, and with another transport, when
     /// ``withReplacement(_:for:isolation:operation:)`` or ``withTransport(_:isolation:operation:)`` say so.
-    func overridden() -> Server {
+    package func overridden() -> Server {
         let overrides = Server.taskOverrides
         if overrides.transport == nil && overrides.replacements.isEmpty { return self }
         var server = overrides.replacements.last { $0.origin == plan.origin }?.server ?? self

@@ -50,7 +50,7 @@ public struct Server: Sendable {
     }
     /// The URL bases and headers every request starts from, worked out when the properties above
     /// are set rather than on every call.
-    private(set) var plan: ServerPlan
+    package private(set) var plan: ServerPlan
     /// The shape of the API's error bodies, e.g. `{"error": {"code": …, "message": …}}`. On a
     /// non-2xx answer whose body decodes as this type, the thrown ``EndpointError`` carries the
     /// value in ``EndpointError/errorPayload``. An endpoint may declare its own

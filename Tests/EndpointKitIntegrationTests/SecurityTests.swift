@@ -2,6 +2,9 @@
 // and watchOS these tests compile to nothing.
 #if os(macOS) || os(Linux)
 import EndpointKit
+import EndpointKitContract
+import EndpointKitTesting
+import EndpointKitTools
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

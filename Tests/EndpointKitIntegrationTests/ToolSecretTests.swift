@@ -1,5 +1,8 @@
 #if os(macOS) || os(Linux)
 import EndpointKit
+import EndpointKitContract
+import EndpointKitTesting
+import EndpointKitTools
 import Testing
 import Foundation
 #if canImport(FoundationNetworking)

@@ -3,6 +3,9 @@
 // the "approachable concurrency" upcoming features). It checks what README and DocC tell app
 // developers: endpoints and payloads declared `nonisolated` work there.
 import EndpointKit
+import EndpointKitContract
+import EndpointKitTesting
+import EndpointKitTools
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -17,13 +17,18 @@ targets=("$@")
 out=${ENDPOINTKIT_FUZZ_OUT:-.build-fuzz}  # a folder of its own lets a long run go on while the sources change
 mkdir -p "$out/artifacts"
 binary="$out/fuzz"
-sources=$(find Sources/EndpointKit -name '*.swift' | sort)
-if [ ! -x "$binary" ] || [ -n "$(find Sources/EndpointKit Tests/Fuzz/FuzzTargets.swift -newer "$binary" -name '*.swift' | head -1)" ]; then
+if [ ! -x "$binary" ] || [ -n "$(find Sources Tests/Fuzz/FuzzTargets.swift -newer "$binary" -name '*.swift' | head -1)" ]; then
     echo "== Building the fuzz targets (libFuzzer + AddressSanitizer, optimized)"
-    # shellcheck disable=SC2086
+    # The products' sources as one module (so that internal parsers are reachable): copies without
+    # their imports of each other.
+    rm -rf "$out/src"
+    mkdir -p "$out/src"
+    for file in $(find Sources -name '*.swift' | sort); do
+        sed -E '/^import EndpointKit(Contract|Testing|Tools)?$/d' "$file" > "$out/src/$(echo "$file" | tr '/' '_')"
+    done
     swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 \
-        -enable-upcoming-feature ExistentialAny -module-name EndpointKit \
-        $sources Tests/Fuzz/FuzzTargets.swift -o "$binary" 2>&1 | { grep -v "Cannot export local symbol" || true; }
+        -enable-upcoming-feature ExistentialAny -module-name EndpointKit -package-name EndpointKit \
+        "$out"/src/*.swift Tests/Fuzz/FuzzTargets.swift -o "$binary" 2>&1 | { grep -v "Cannot export local symbol" || true; }
     [ -x "$binary" ] || { echo "the fuzz targets did not build"; exit 1; }
 fi
 

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitTools
 import Foundation
 
 // An agent loop: the demo's endpoints as tools of a language model. The embedded server plays an

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitContract
 import Foundation
 
 // The endpoints of README's quick start and recipes, compiled here so the samples cannot drift.

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitTesting
 import Foundation
 
 /// The demo's calls answered by a `StubTransport`, with no server and no network:

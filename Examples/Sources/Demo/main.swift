@@ -1,5 +1,7 @@
 import DemoServer
 import EndpointKit
+import EndpointKitContract
+import EndpointKitTools
 import Foundation
 
 // Runs the README's endpoints against a real server: the embedded demo server on 127.0.0.1 by

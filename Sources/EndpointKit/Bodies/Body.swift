@@ -47,10 +47,10 @@ extension Body: Equatable where Value: Equatable {}
 extension Body: Hashable where Value: Hashable {}
 
 /// A ``Body`` property, seen through its value.
-protocol WholeBody {
+package protocol WholeBody {
     var bodyValue: any Encodable { get }
 }
 
 extension Body: WholeBody {
-    var bodyValue: any Encodable { wrappedValue }
+    package var bodyValue: any Encodable { wrappedValue }
 }

@@ -17,7 +17,7 @@
 /// }
 /// ```
 public struct BodyFormat: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case json
         case form
         case multipart
@@ -25,9 +25,9 @@ public struct BodyFormat: Hashable, Sendable, CustomStringConvertible {
         case empty
     }
 
-    let kind: Kind
+    package let kind: Kind
     /// The media type of a JSON body, when it is not `application/json`.
-    var jsonMediaType: String?
+    package var jsonMediaType: String?
 
     init(kind: Kind, jsonMediaType: String? = nil) {
         self.kind = kind

@@ -1,6 +1,6 @@
 /// Coding paths as a person reads them: `history[0].comments[2].body`.
-enum CodingPathText {
-    static func render(_ path: [any CodingKey]) -> String {
+package enum CodingPathText {
+    package static func render(_ path: [any CodingKey]) -> String {
         guard !path.isEmpty else { return "the top level" }
         var text = ""
         for key in path {

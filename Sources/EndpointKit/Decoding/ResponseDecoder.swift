@@ -9,7 +9,7 @@ import FoundationNetworking
 /// payload. ``EmptyPayload`` ignores the body, `Data` takes it as it is, `String`
 /// reads it as text in its charset, an optional payload is `nil` when the body is empty; any other
 /// payload needs a non-empty body with a JSON content type (`application/json` or `…+json`).
-enum ResponseDecoder {
+package enum ResponseDecoder {
     static func decode<Payload: Decodable>(
         _ type: Payload.Type,
         from body: Data,
@@ -47,8 +47,8 @@ enum ResponseDecoder {
                 response: response, responseBody: body, errorPayload: errorPayload,
                 errorPayloadDecodingError: errorPayloadFailure)
         }
-        if let stubbed = response as? StubbedResponse, let payload = stubbed.payload as? Payload {
-            return payload  // a typed stub's value (StubTransport), handed over as it is
+        if let carrier = response as? any PayloadCarrier, let payload = carrier.carriedPayload as? Payload {
+            return payload  // a typed stub's value (EndpointKitTesting's StubTransport), handed over as it is
         }
         if Payload.self == EmptyPayload.self, let empty = EmptyPayload() as? Payload {
             return empty
@@ -112,7 +112,7 @@ enum ResponseDecoder {
     }
 
     /// `"POST /api/v2/purchase_cheer"`: the method and the percent-encoded path of `request`.
-    static func label(for request: URLRequest) -> String {
+    package static func label(for request: URLRequest) -> String {
         let method = request.httpMethod ?? "GET"
         guard let url = request.url else { return method }
         let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path

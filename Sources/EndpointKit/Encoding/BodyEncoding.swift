@@ -6,11 +6,11 @@
 /// container that passes those properties to a ``ParameterEncoder`` instead, so the endpoint is
 /// encoded in one pass.
 struct BodyEncoding<Value: Encodable>: Encodable {
-    let value: Value
+    package let value: Value
     /// Receives the properties that do not belong in the body.
     let parameters: ParameterEncoder
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try value.encode(to: ExcludingEncoder(base: encoder, parameters: parameters))
     }
 }
@@ -36,7 +36,7 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let parameters: ParameterEncoder
     var codingPath: [any CodingKey] { base.codingPath }
 
-    mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+    package mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         if value is Restful { return }
         let whole = value as? any WholeBody
         if !(value is any PlacedParameter), parameters.claimsForBody(key, asWholeBody: whole != nil) {
@@ -57,24 +57,24 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func encodeNil(forKey key: Key) throws { if parameters.claimsForBody(key) { try base.encodeNil(forKey: key) } }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { if try keeps(key, value ? "true" : "false", of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: String, forKey key: Key) throws { if try keeps(key, value, of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
+    package mutating func encode(_ value: Bool, forKey key: Key) throws { if try keeps(key, value ? "true" : "false", of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: String, forKey key: Key) throws { if try keeps(key, value, of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: Double, forKey key: Key) throws {
         if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
     }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
+    package mutating func encode(_ value: Float, forKey key: Key) throws {
         if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: Int, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: Int8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: Int16, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: Int32, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: Int64, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: UInt, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: UInt8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: UInt16, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: UInt32, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
+    package mutating func encode(_ value: UInt64, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key

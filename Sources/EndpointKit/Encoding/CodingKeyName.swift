@@ -8,11 +8,11 @@ import Foundation
 /// on every platform since Swift 5; it is what `print(someEnumCase)` uses). A key that is not an
 /// enum case (a struct key, a dictionary key) has no case name, and neither has any key in a binary
 /// built without reflection metadata: then only the coding key itself is known.
-enum CodingKeyName {
+package enum CodingKeyName {
     /// The Swift name of `key` when it differs from its coding key (`recordId` for
     /// `case recordId = "record_id"`), else `nil`. Compares in place: the usual key, whose names
     /// agree, costs no allocation.
-    static func differingSwiftName(of key: some CodingKey) -> String? {
+    package static func differingSwiftName(of key: some CodingKey) -> String? {
         guard let name = enumCaseName(key) else { return nil }
         var stringValue = key.stringValue
         let same = stringValue.withUTF8 { utf8 in

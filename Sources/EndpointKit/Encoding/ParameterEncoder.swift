@@ -85,7 +85,7 @@ final class ParameterEncoder {
     }
 
     /// Reads the properties of `value`, which must encode as a keyed container.
-    func encode(_ value: some Encodable) throws {
+    package func encode(_ value: some Encodable) throws {
         try value.encode(to: ParameterEncoding(parent: self, name: nil, sink: .query, codingPath: [], arrays: arrays))
     }
 
@@ -347,7 +347,7 @@ private struct ParameterEncoding: Encoder {
     }
 
     let parent: ParameterEncoder
-    let name: String?
+    package let name: String?
     let sink: Sink
     let codingPath: [any CodingKey]
     /// How a list below this value is written.
@@ -445,7 +445,7 @@ private struct KeyedParameterContainer<Key: CodingKey>: KeyedEncodingContainerPr
 
     mutating func encodeNil(forKey key: Key) throws {}
 
-    mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
+    package mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
         try encodeProperty(value, forKey: key)
     }
 
@@ -464,20 +464,20 @@ private struct KeyedParameterContainer<Key: CodingKey>: KeyedEncodingContainerPr
         try encoder.parent.encodeProperty(value, forKey: key)
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try writeProperty(value ? "true" : "false", of: value, forKey: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try writeProperty(value, of: value, forKey: key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: Bool, forKey key: Key) throws { try writeProperty(value ? "true" : "false", of: value, forKey: key) }
+    package mutating func encode(_ value: String, forKey key: Key) throws { try writeProperty(value, of: value, forKey: key) }
+    package mutating func encode(_ value: Double, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    package mutating func encode(_ value: Float, forKey key: Key) throws { try encodeProperty(value, forKey: key) }
+    package mutating func encode(_ value: Int, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: Int8, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: Int16, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: Int32, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: Int64, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: UInt, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: UInt8, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: UInt16, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: UInt32, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
+    package mutating func encode(_ value: UInt64, forKey key: Key) throws { try writeProperty(String(value), of: value, forKey: key) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -510,7 +510,7 @@ private struct UnkeyedParameterContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws { count += 1 }
 
-    mutating func encode<Value: Encodable>(_ value: Value) throws {
+    package mutating func encode<Value: Encodable>(_ value: Value) throws {
         if encoder.joinsLists, let name = encoder.name {
             for text in try encoder.parent.plainValues(of: value, at: element.codingPath) {
                 listIndex = encoder.parent.appendListElement(text, as: name, sink: encoder.sink, to: listIndex)
@@ -544,32 +544,32 @@ private struct SingleParameterContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     mutating func encodeNil() throws {}
-    mutating func encode(_ value: Bool) throws { try encoder.write(value ? "true" : "false") }
-    mutating func encode(_ value: String) throws { try encoder.write(value) }
-    mutating func encode(_ value: Double) throws { try encoder.write(value) }
-    mutating func encode(_ value: Float) throws { try encoder.write(value) }
-    mutating func encode(_ value: Int) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: Int8) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: Int16) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: Int32) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: Int64) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: UInt) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: UInt8) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: UInt16) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: UInt32) throws { try encoder.write(String(value)) }
-    mutating func encode(_ value: UInt64) throws { try encoder.write(String(value)) }
-    mutating func encode<Value: Encodable>(_ value: Value) throws { try encoder.encodeValue(value) }
+    package mutating func encode(_ value: Bool) throws { try encoder.write(value ? "true" : "false") }
+    package mutating func encode(_ value: String) throws { try encoder.write(value) }
+    package mutating func encode(_ value: Double) throws { try encoder.write(value) }
+    package mutating func encode(_ value: Float) throws { try encoder.write(value) }
+    package mutating func encode(_ value: Int) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: Int8) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: Int16) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: Int32) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: Int64) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: UInt) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: UInt8) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: UInt16) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: UInt32) throws { try encoder.write(String(value)) }
+    package mutating func encode(_ value: UInt64) throws { try encoder.write(String(value)) }
+    package mutating func encode<Value: Encodable>(_ value: Value) throws { try encoder.encodeValue(value) }
 }
 
 private struct IndexKey: CodingKey {
     let intValue: Int?
-    var stringValue: String { "\(intValue ?? 0)" }
+    package var stringValue: String { "\(intValue ?? 0)" }
     init(intValue: Int) { self.intValue = intValue }
     init?(stringValue: String) { nil }
 }
 
 private struct DictionaryKey: CodingKey {
-    let stringValue: String
+    package let stringValue: String
     var intValue: Int? { nil }
     init(_ key: String) { stringValue = key }
     init?(stringValue: String) { self.stringValue = stringValue }
@@ -577,7 +577,7 @@ private struct DictionaryKey: CodingKey {
 }
 
 private struct SuperKey: CodingKey {
-    var stringValue: String { "super" }
+    package var stringValue: String { "super" }
     var intValue: Int? { nil }
     init() {}
     init?(stringValue: String) { nil }

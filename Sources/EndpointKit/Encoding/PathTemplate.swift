@@ -2,7 +2,7 @@
 ///
 /// Endpoints describe their path with the same literal on every call, so ``parsed(_:)`` parses
 /// each text once and keeps the result: a call then only fills in the values.
-struct PathTemplate: Sendable {
+package struct PathTemplate: Sendable {
     private enum Part: Sendable {
         /// Literal text, already percent-encoded where a URL may not hold it as it is.
         case literal(String)
@@ -14,14 +14,14 @@ struct PathTemplate: Sendable {
 
     private let parts: [Part]
     /// The property names the placeholders bind, e.g. `["owner", "repo"]`.
-    let names: Set<String>
+    package let names: Set<String>
     /// Whether the literal text carries a query (`search?sort=stars`), so that more parameters
     /// are joined with `&`.
-    let hasQuery: Bool
+    package let hasQuery: Bool
 
     /// The template for `path`, parsed on first use; `nil` when its braces do not pair up or a
     /// placeholder has no name.
-    static func parsed(_ path: String) -> PathTemplate? {
+    package static func parsed(_ path: String) -> PathTemplate? {
         if let known = cache.withLock({ $0[path] }) { return known }
         let parsed = PathTemplate(path)
         cache.withLock { cache in
@@ -76,7 +76,7 @@ struct PathTemplate: Sendable {
     }
 
     /// The template as OpenAPI writes a path: the literal text, each placeholder as `{name}`.
-    var openAPIPath: String {
+    package var openAPIPath: String {
         parts.map { part in
             switch part {
             case .literal(let text): text
@@ -86,7 +86,7 @@ struct PathTemplate: Sendable {
     }
 
     /// The names of `{+name}` placeholders, whose values may hold `/`.
-    var multiSegmentNames: Set<String> {
+    package var multiSegmentNames: Set<String> {
         Set(parts.compactMap { if case .segments(let name) = $0 { name } else { nil } })
     }
 
@@ -99,7 +99,7 @@ struct PathTemplate: Sendable {
     ///
     /// - Returns: The first placeholder whose value is missing, empty, `.` or `..` (or, for
     ///   `{+name}`, has such a segment), or `nil`.
-    func render(with values: [String: String], into url: inout String) -> MissingValue? {
+    package func render(with values: [String: String], into url: inout String) -> MissingValue? {
         for part in parts {
             switch part {
             case .literal(let text):
@@ -135,7 +135,7 @@ struct PathTemplate: Sendable {
     }
 
     /// A placeholder the endpoint gave no usable value for.
-    struct MissingValue: Error {
+    package struct MissingValue: Error {
         enum Problem {
             case missing, empty
             /// `.` or `..`, which would climb the path.

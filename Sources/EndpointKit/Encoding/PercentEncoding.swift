@@ -1,7 +1,7 @@
 import Foundation
 
 /// Percent-encoding with the RFC 3986 unreserved set, for query components and path segments.
-enum PercentEncoding {
+package enum PercentEncoding {
     /// `text`, which is meant as part of a URL (a path template's literal text, a server's path
     /// prefix, a redirect's `Location`), with every byte RFC 3986 does not allow there written as
     /// `%XX`: spaces, non-ASCII text, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`, and a `%`
@@ -79,7 +79,7 @@ enum PercentEncoding {
     ///
     /// Form parsers decode the result to exactly `value`: `+`, `&`, `=`, `#`, `%`, `/`, spaces and
     /// non-ASCII text survive the round trip.
-    static func encode(_ value: String) -> String {
+    package static func encode(_ value: String) -> String {
         let utf8 = value.utf8
         if utf8.allSatisfy(isUnreserved) {
             return value

@@ -5,11 +5,11 @@ import FoundationNetworking
 
 /// A request ready for a transport: the `URLRequest`, and the file holding its body when the body
 /// is streamed from disk (a multipart body with files) rather than held in `httpBody`.
-struct PreparedRequest: Sendable {
-    var request: URLRequest
+package struct PreparedRequest: Sendable {
+    package var request: URLRequest
     var bodyFile: TemporaryFile?
     /// The endpoint's method and path template, for middlewares.
-    var restful: Restful
+    package var restful: Restful
     /// A multipart body with files on disk, not yet written to `bodyFile`.
     var pendingBody: MultipartBody?
     /// The server's path prefix with the version filled in, for error messages.
@@ -39,8 +39,8 @@ struct PreparedRequest: Sendable {
 /// body format comes from the endpoint's ``Restful`` value, or from its method: JSON for `POST`,
 /// `PUT` and `PATCH`, none (the properties form the query) for the others. Headers: server, then
 /// endpoint, then `@HeaderField` properties, each replacing the same name in any case.
-enum RequestBuilder {
-    static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> PreparedRequest {
+package enum RequestBuilder {
+    package static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> PreparedRequest {
         let restful = endpoint.endpoint
         let method = restful.method
         let base = server.plan.base(version: restful.version, prefix: restful.prefix)
@@ -212,7 +212,7 @@ enum RequestBuilder {
     }
 
     /// `"POST /api/v1/albums/{albumId}/photos"`: how errors before sending name the endpoint.
-    static func label(_ restful: Restful, prefix: String) -> String {
+    package static func label(_ restful: Restful, prefix: String) -> String {
         "\(restful.method) \(prefix)/\(trimmedPath(restful.path))"
     }
 

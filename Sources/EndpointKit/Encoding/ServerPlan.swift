@@ -3,7 +3,7 @@ import Foundation
 /// What every request to one ``Server`` starts from, worked out when the server is configured
 /// rather than on each call: the URL up to the endpoint's path for each API version, and the
 /// server's headers, validated, with `Accept` defaulted.
-final class ServerPlan: Sendable {
+package final class ServerPlan: Sendable {
     /// The start of every URL, for one version: origin and expanded prefix.
     struct Base: Sendable {
         /// `https://example.com/api/v2`: the origin without a trailing slash, then the prefix.
@@ -13,7 +13,7 @@ final class ServerPlan: Sendable {
     }
 
     /// The origin without a trailing slash, e.g. `https://example.com/base`.
-    let origin: String
+    package let origin: String
     private let pathPrefix: String
     /// Bases by version, filled in as versions are used.
     private let bases = Locked<[Int: Base]>([:])
@@ -53,7 +53,7 @@ final class ServerPlan: Sendable {
     }
 
     /// `/api/v{version}` → `/api/v2`; always with a leading slash and no trailing one, or empty.
-    static func expandedPrefix(_ prefix: String, version: Int) -> String {
+    package static func expandedPrefix(_ prefix: String, version: Int) -> String {
         let replaced = prefix.replacingPlaceholder("{version}", with: String(version))
         var expanded = String(PercentEncoding.escapingDisallowed(in: replaced[...]))
         while expanded.hasSuffix("/") { expanded.removeLast() }

@@ -10,7 +10,7 @@ import Foundation
 /// plain (non-ASCII letters, or punctuation in a word to be capitalized) goes to Foundation's own
 /// strategy, so results are Foundation's on every platform by construction. A differential test
 /// checks the two on tens of thousands of generated keys.
-enum SnakeCase {
+package enum SnakeCase {
     // MARK: - Key strategies
 
     /// The key encoding strategy of ``Server/makeEncoder()``: Foundation's snake_case rule, except
@@ -49,7 +49,7 @@ enum SnakeCase {
     /// Foundation's rule: a word ends where a lowercase letter meets an uppercase one, and where a
     /// run of capitals meets a lowercase letter (the last capital starts the next word); words are
     /// lowercased and joined with `_`; everything else stays as it is.
-    static func toSnakeCase(_ key: String) -> String {
+    package static func toSnakeCase(_ key: String) -> String {
         var text = key
         return text.withUTF8 { bytes in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
@@ -236,7 +236,7 @@ enum SnakeCase {
 extension JSONEncoder.KeyEncodingStrategy {
     /// The name `key` has on the wire under this strategy: in a query, a form, a JSON body, or a
     /// schema of one.
-    func wireName(for key: some CodingKey, at codingPath: [any CodingKey]) -> String {
+    package func wireName(for key: some CodingKey, at codingPath: [any CodingKey]) -> String {
         switch self {
         case .useDefaultKeys:
             key.stringValue

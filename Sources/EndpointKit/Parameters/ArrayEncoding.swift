@@ -14,13 +14,13 @@
 /// stripe.arrayEncoding = .brackets  // payment_method_types[]=card
 /// ```
 public struct ArrayEncoding: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case repeatedKeys
         case brackets
         case commaSeparated
     }
 
-    let kind: Kind
+    package let kind: Kind
 
     /// The key once per element: `tags=a&tags=b`, as most servers (and HTML forms) expect.
     public static let repeatedKeys = ArrayEncoding(kind: .repeatedKeys)

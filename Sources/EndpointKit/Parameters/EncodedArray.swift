@@ -43,12 +43,12 @@ extension EncodedArray: Equatable where Value: Equatable {}
 extension EncodedArray: Hashable where Value: Hashable {}
 
 /// An ``EncodedArray`` property, seen through its value.
-protocol StyledArray {
+package protocol StyledArray {
     var arrayEncoding: ArrayEncoding { get }
     var listValue: any Encodable { get }
 }
 
 extension EncodedArray: StyledArray {
-    var arrayEncoding: ArrayEncoding { encoding }
-    var listValue: any Encodable { wrappedValue }
+    package var arrayEncoding: ArrayEncoding { encoding }
+    package var listValue: any Encodable { wrappedValue }
 }

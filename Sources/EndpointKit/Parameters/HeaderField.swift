@@ -52,6 +52,6 @@ extension HeaderField: Equatable where Value: Equatable {}
 extension HeaderField: Hashable where Value: Hashable {}
 
 extension HeaderField: PlacedParameter {
-    var placement: Placement { .header(name) }
-    var parameterValue: any Encodable { wrappedValue }
+    package var placement: Placement { .header(name) }
+    package var parameterValue: any Encodable { wrappedValue }
 }

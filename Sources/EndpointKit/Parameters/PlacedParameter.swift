@@ -1,11 +1,11 @@
 /// A property wrapper that sends its value somewhere other than the method's default place.
-protocol PlacedParameter {
+package protocol PlacedParameter {
     var placement: Placement { get }
     var parameterValue: any Encodable { get }
 }
 
 /// Where a wrapped property goes.
-enum Placement {
+package enum Placement {
     case query
     case header(String)
 }

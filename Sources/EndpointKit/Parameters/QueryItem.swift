@@ -44,6 +44,6 @@ extension QueryItem: Equatable where Value: Equatable {}
 extension QueryItem: Hashable where Value: Hashable {}
 
 extension QueryItem: PlacedParameter {
-    var placement: Placement { .query }
-    var parameterValue: any Encodable { wrappedValue }
+    package var placement: Placement { .query }
+    package var parameterValue: any Encodable { wrappedValue }
 }

@@ -161,9 +161,9 @@ extension ByteStream: Decodable, StreamedPayload {
         throw streamedPayloadIsNotDecodable(ByteStream.self, decoder: decoder)
     }
 
-    static var acceptedTypes: String? { nil }
+    package static var acceptedTypes: String? { nil }
 
-    static func reading(_ context: StreamContext) -> ByteStream {
+    package static func reading(_ context: StreamContext) -> ByteStream {
         context.body
     }
 }

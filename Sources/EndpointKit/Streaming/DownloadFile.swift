@@ -18,7 +18,7 @@ struct DownloadFile: Sendable {
     let resumable: Bool
     let limit: Int?
     /// The call, for errors: `"GET /exports/7"`.
-    let label: String
+    package let label: String
     /// The body as it arrives: `<target>.partial` when it may be resumed, else a hidden file next
     /// to the target, so that the final move stays on one volume.
     let partial: URL

@@ -85,9 +85,9 @@ extension JSONLines: Decodable, StreamedPayload {
         throw streamedPayloadIsNotDecodable(Self.self, decoder: decoder)
     }
 
-    static var acceptedTypes: String? { "application/jsonl, application/x-ndjson" }
+    package static var acceptedTypes: String? { "application/jsonl, application/x-ndjson" }
 
-    static func reading(_ context: StreamContext) -> JSONLines<Row> {
+    package static func reading(_ context: StreamContext) -> JSONLines<Row> {
         JSONLines(context: context)
     }
 }

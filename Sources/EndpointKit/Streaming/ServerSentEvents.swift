@@ -171,9 +171,9 @@ extension ServerSentEvents: Decodable, StreamedPayload {
         throw streamedPayloadIsNotDecodable(Self.self, decoder: decoder)
     }
 
-    static var acceptedTypes: String? { "text/event-stream" }
+    package static var acceptedTypes: String? { "text/event-stream" }
 
-    static func reading(_ context: StreamContext) -> ServerSentEvents<Payload> {
+    package static func reading(_ context: StreamContext) -> ServerSentEvents<Payload> {
         ServerSentEvents(context: context)
     }
 }

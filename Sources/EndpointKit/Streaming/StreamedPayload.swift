@@ -6,7 +6,7 @@ import FoundationNetworking
 /// A payload read from the response as it arrives (``ByteStream``, ``ServerSentEvents``,
 /// ``JSONLines``) rather than decoded from a whole body: the one hook streaming has in the call
 /// path (``Endpoint`` checks for it before sending).
-protocol StreamedPayload: Sendable {
+package protocol StreamedPayload: Sendable {
     /// The `Accept` header to send unless the endpoint sets its own.
     static var acceptedTypes: String? { get }
 
@@ -15,10 +15,10 @@ protocol StreamedPayload: Sendable {
 }
 
 /// What a streamed payload needs from the call that opened it.
-struct StreamContext: Sendable {
+package struct StreamContext: Sendable {
     let body: ByteStream
     let response: HTTPURLResponse
-    let request: URLRequest
+    package let request: URLRequest
     let coders: JSONCoders
     let errorPayloadType: (any (Decodable & Sendable).Type)?
     let options: StreamingOptions

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// authorization middleware adds the names it sets around the rest of the chain, so a
 /// ``RequestLogger`` after it redacts them and ``URLSessionTransport`` strips them from redirects
 /// to another origin.
-struct CallScope: Sendable {
+package struct CallScope: Sendable {
     /// The most response bytes to keep; `nil` for no limit.
     var maximumResponseSize: Int?
     /// The size of the body file, when the body is streamed from disk.
@@ -25,14 +25,14 @@ struct CallScope: Sendable {
     /// Told how much of the request body has been sent.
     var uploadProgress: (@Sendable (TransferProgress) -> Void)?
     /// Header names (lowercased) that authorization middlewares set.
-    var credentialHeaders: Set<String> = []
+    package var credentialHeaders: Set<String> = []
     /// Query parameter names that authorization middlewares set.
-    var credentialQueryNames: Set<String> = []
+    package var credentialQueryNames: Set<String> = []
     /// Told of each request as it leaves the middleware chain, with the scope in force there (the
     /// credentials registered): how a tool call learns which secrets to keep from the model.
-    var observeAttempt: (@Sendable (URLRequest, CallScope) -> Void)?
+    package var observeAttempt: (@Sendable (URLRequest, CallScope) -> Void)?
 
-    @TaskLocal static var current = CallScope()
+    @TaskLocal package static var current = CallScope()
 
     /// Runs `operation` with `header` registered as a credential.
     static func withCredential<Result>(

@@ -48,7 +48,7 @@ final class Exchange: Sendable {
 
     private let state = Locked(State())
     /// The request as sent.
-    let request: URLRequest
+    package let request: URLRequest
     let uploadsFile: Bool
     let scope: CallScope
     /// Whether a 2xx answer is handed over at its head, its body streamed.

@@ -35,7 +35,7 @@ public protocol HTTPTransport: Sendable {
     func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse)
 
     /// Sends `request`, made for a call of `endpoint`: the hook for transports that answer by
-    /// endpoint rather than by URL, such as ``StubTransport``. `bodyFile`, when not `nil`, holds
+    /// endpoint rather than by URL, such as `StubTransport`. `bodyFile`, when not `nil`, holds
     /// the body (a multipart body with files on disk).
     ///
     /// EndpointKit calls this method for every attempt of a call. The default implementation
@@ -57,8 +57,8 @@ public protocol HTTPTransport: Sendable {
     ///
     /// The default implementation waits for the whole body with
     /// ``send(_:bodyFile:for:)`` and streams it as one chunk, so every transport can serve
-    /// streamed endpoints; ``URLSessionTransport`` streams for real, and ``StubTransport`` streams
-    /// its ``StubAnswer/chunks(_:interval:status:headers:)``. A transport of your own streams by
+    /// streamed endpoints; ``URLSessionTransport`` streams for real, and `StubTransport` streams
+    /// its `StubAnswer/chunks(_:interval:status:headers:)`. A transport of your own streams by
     /// returning a ``ByteStream`` made from an async sequence of chunks:
     ///
     /// ```swift

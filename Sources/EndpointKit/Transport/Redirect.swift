@@ -5,10 +5,10 @@ import FoundationNetworking
 
 /// What EndpointKit does with a redirect: which ones it follows, what it sends on, and what stays
 /// behind when the redirect leaves the origin.
-enum Redirect {
+package enum Redirect {
     /// Headers that always carry credentials; with those an authorization middleware registered
     /// (see ``CallScope``), they are not sent on to another origin.
-    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 
     /// What to do with one redirect answer.
     enum Decision {

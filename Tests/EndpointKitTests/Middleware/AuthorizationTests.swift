@@ -1,4 +1,7 @@
 @testable import EndpointKit
+@testable import EndpointKitContract
+@testable import EndpointKitTesting
+@testable import EndpointKitTools
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

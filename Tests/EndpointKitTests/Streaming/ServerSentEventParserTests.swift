@@ -1,4 +1,7 @@
 @testable import EndpointKit
+@testable import EndpointKitContract
+@testable import EndpointKitTesting
+@testable import EndpointKitTools
 import Testing
 
 /// The event stream interpretation of the WHATWG HTML standard (§9.2.6), fed whole and split at

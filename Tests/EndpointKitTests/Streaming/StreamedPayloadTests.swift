@@ -1,4 +1,7 @@
 import EndpointKit
+import EndpointKitContract
+import EndpointKitTesting
+import EndpointKitTools
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,5 +1,8 @@
 // Only EndpointKit's public API: what an app's tests and previews can use.
 import EndpointKit
+import EndpointKitContract
+import EndpointKitTesting
+import EndpointKitTools
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

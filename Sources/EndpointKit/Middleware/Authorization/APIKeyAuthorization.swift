@@ -13,12 +13,12 @@ import FoundationNetworking
 ///
 /// ``RequestLogger`` redacts the key in either place.
 public struct APIKeyAuthorization: Middleware {
-    enum Placement: Sendable {
+    package enum Placement: Sendable {
         case header(String)
         case query(String)
     }
 
-    let placement: Placement
+    package let placement: Placement
     private let value: String
 
     /// Sends the key as the header `name`.

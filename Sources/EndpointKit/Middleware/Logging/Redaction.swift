@@ -12,8 +12,8 @@ import Foundation
 ///   alone or after `auth`, `verification`, `otp`, … (`code`, `auth_code`, not `country_code`);
 /// - or it is a name the app passed to ``RequestLogger`` or an authorization middleware
 ///   registered for the call (`APIKeyAuthorization(queryParameter: "appid")`).
-struct Redaction: Sendable {
-    static let placeholder = "<redacted>"
+package struct Redaction: Sendable {
+    package static let placeholder = "<redacted>"
 
     static let secretStems = [
         "password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
@@ -34,7 +34,7 @@ struct Redaction: Sendable {
     /// More names from the app, as word lists.
     let extraNames: Set<String>
 
-    init(fields: Set<String>) {
+    package init(fields: Set<String>) {
         extraNames = Set(fields.map { Self.words(of: $0).joined() })
     }
 
@@ -62,7 +62,7 @@ struct Redaction: Sendable {
     }
 
     /// Whether `name` (a header, query parameter or body field) names a secret in this call.
-    func redacts(_ name: String, scope: CallScope = .current) -> Bool {
+    package func redacts(_ name: String, scope: CallScope = .current) -> Bool {
         if scope.credentialHeaders.contains(name.lowercased()) || scope.credentialQueryNames.contains(name) {
             return true
         }
@@ -85,7 +85,7 @@ struct Redaction: Sendable {
     }
 
     /// A URL for a log or a `curl` line: user info replaced, secret query values replaced.
-    func redactedURL(_ url: URL?) -> String {
+    package func redactedURL(_ url: URL?) -> String {
         guard let url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return url.map { _ in Self.placeholder } ?? ""
         }
@@ -115,7 +115,7 @@ struct Redaction: Sendable {
     }
 
     /// `a=1&password=x` → `a=1&password=<redacted>`, for query strings and form bodies.
-    func redactedPairs(_ text: String) -> String {
+    package func redactedPairs(_ text: String) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(parts[0])
@@ -149,7 +149,7 @@ struct Redaction: Sendable {
     }
 
     /// A JSON value with the values of secret fields replaced, at any depth.
-    func redact(_ value: Any) -> Any {
+    package func redact(_ value: Any) -> Any {
         switch value {
         case let object as [String: Any]:
             var result: [String: Any] = [:]

@@ -1,0 +1,296 @@
+import EndpointKit
+import Foundation
+
+/// An endpoint as OpenAPI describes it: where each property goes on the wire (path, query, header
+/// or body, with the same names, styles and formats EndpointKit sends) and the schema of each.
+///
+/// It decodes the endpoint type with ``SchemaProbe`` (which is why a described endpoint is
+/// `Decodable`), then encodes the placeholder it got through a recorder that sorts the properties
+/// the way ``RequestBuilder`` does.
+package struct EndpointDescription {
+    struct Parameter {
+        let name: String
+        /// `path`, `query` or `header`.
+        let location: String
+        let schema: JSONValue
+        let isRequired: Bool
+        /// For lists and objects in a query: OpenAPI's `style` and `explode`.
+        var style: (name: String, explode: Bool)?
+        var description: String?
+    }
+
+    struct RequestBody {
+        let mediaType: String
+        let schema: JSONValue
+        /// Per-property `encoding` of a form or multipart body.
+        let encoding: [JSONValue.Member]
+    }
+
+    package let restful: Restful
+    package let path: String
+    var parameters: [Parameter] = []
+    var body: RequestBody?
+    /// Every property but the headers, as one object (names on the wire): what a language model
+    /// fills in to call the endpoint as a tool.
+    package private(set) var arguments = JSONValue.object(["type": .string("object")])
+    /// The names of ``arguments``' properties.
+    package private(set) var argumentNames: [String] = []
+
+    /// How one top-level property is sent.
+    enum Placement {
+        case path(String)
+        case query
+        case header(String)
+        case wholeBody
+        case arrays(ArrayEncoding)
+        case `default`
+    }
+
+    package init<E: Endpoint & Decodable>(_ type: E.Type, builder: SchemaBuilder, server: Server) throws {
+        func failure(_ reason: String) -> EndpointError {
+            EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: reason)
+        }
+        // Decoded with the wrapper log, so @HeaderField names and @EncodedArray styles are as declared.
+        let (probed, _) = try WrapperLog.$current.withValue(WrapperLog(mode: .description)) { try builder.probe(type, at: []) }
+        builder.removeDefinition(of: type)  // the endpoint is described by its parameters, not as a schema
+        // An endpoint without stored properties decodes nothing at all: it has no parameters.
+        guard let endpoint = probed else {
+            throw failure("it holds itself, so no value of it can be made to describe it")
+        }
+        let record = builder.records[ObjectIdentifier(type)] ?? ProbeRecord(codingPath: [])
+        restful = endpoint.endpoint
+        guard let template = PathTemplate.parsed(restful.path), !template.hasQuery else {
+            throw failure("its path \"\(restful.path)\" is not a path template OpenAPI can hold (unbalanced braces, or a fixed query)")
+        }
+        let prefix = ServerPlan.expandedPrefix(restful.prefix ?? server.pathPrefix, version: restful.version)
+        path = prefix + "/" + template.openAPIPath
+
+        let recorder = PlacementRecorder(templateNames: template.names)
+        do {
+            try endpoint.encode(to: recorder)
+        } catch {
+            throw failure("its encode(to:) threw \(error)")
+        }
+
+        let format = restful.sentBodyFormat
+        let notes = (E.self as? any Documented.Type)?.documentation.properties ?? [:]
+        var bodyProperties: [(property: ProbeRecord.Property, placement: Placement)] = []
+        var wholeBody: ProbeRecord.Property?
+        var argumentProperties: [ProbeRecord.Property] = []
+        for property in record.properties {
+            let placement = recorder.placements[property.swiftName] ?? .default
+            if case .header = placement {} else { argumentProperties.append(property) }
+            let schema = try property.schema.value(builder: builder)
+            let bare = SchemaBuilder.nonNull(schema)
+            let required = property.isRequired && !property.isNullable && bare == schema
+            let note = notes[property.swiftName]
+            switch placement {
+            case .path(let name):
+                var parameter = Parameter(name: name, location: "path", schema: bare, isRequired: true)
+                if template.multiSegmentNames.contains(name) {
+                    parameter.description = "Several path segments separated by \"/\", each percent-encoded."
+                }
+                parameters.append(parameter.noted(note))
+            case .query:
+                parameters.append(Self.query(property.wireName, schema: bare, required: required, arrays: server.arrayEncoding).noted(note))
+            case .header(let name):
+                parameters.append(Parameter(name: name, location: "header", schema: bare, isRequired: required).noted(note))
+            case .wholeBody:
+                wholeBody = property
+            case .arrays(let arrays) where format == nil:
+                parameters.append(Self.query(property.wireName, schema: bare, required: required, arrays: arrays).noted(note))
+            case .default where format == nil:
+                parameters.append(Self.query(property.wireName, schema: bare, required: required, arrays: server.arrayEncoding).noted(note))
+            case .arrays, .default:
+                bodyProperties.append((property, placement))
+            }
+        }
+        arguments = try Self.object(argumentProperties, builder: builder, notes: notes)
+        argumentNames = argumentProperties.map(\.wireName)
+        for (name, value) in E.headers.sorted(by: { $0.key < $1.key })
+        where !["accept", "content-type", "authorization"].contains(name.lowercased()) {
+            parameters.append(Parameter(name: name, location: "header", schema: .object(["type": .string("string"), "enum": .array([.string(value)])]), isRequired: true))
+        }
+
+        guard let format else { return }
+        switch format.kind {
+        case .json:
+            let schema: JSONValue
+            if let wholeBody {
+                schema = try wholeBody.schema.value(builder: builder)
+            } else {
+                schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: notes)
+            }
+            body = RequestBody(mediaType: format.jsonMediaType ?? "application/json", schema: schema, encoding: [])
+        case .form, .multipart:
+            let schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: notes)
+            var encoding: [JSONValue.Member] = []
+            if format.kind == .form {
+                for (property, placement) in bodyProperties {
+                    let value = SchemaBuilder.nonNull(try property.schema.value(builder: builder))
+                    guard value["type"] == .string("array") else { continue }
+                    var arrays = server.arrayEncoding
+                    if case .arrays(let own) = placement { arrays = own }
+                    encoding.append(.init(key: property.wireName, value: .object(["style": .string("form"), "explode": .bool(arrays.kind != .commaSeparated)])))
+                }
+            }
+            body = RequestBody(mediaType: format.kind == .form ? "application/x-www-form-urlencoded" : "multipart/form-data", schema: schema, encoding: encoding)
+        case .raw(let contentType):
+            let property = wholeBody ?? bodyProperties.first?.property
+            let text = try property.map { try $0.schema.value(builder: builder) } == .object(["type": .string("string")])
+            body = RequestBody(
+                mediaType: contentType,
+                schema: text ? .object(["type": .string("string")]) : .object(["type": .string("string"), "format": .string("binary")]),
+                encoding: [])
+        case .empty:
+            break
+        }
+    }
+
+    /// A query parameter: a list in the style of `arrays`, an object as `key[sub]` (deepObject).
+    private static func query(_ name: String, schema: JSONValue, required: Bool, arrays: ArrayEncoding) -> Parameter {
+        var parameter = Parameter(name: name, location: "query", schema: schema, isRequired: required)
+        if schema["type"] == .string("array") {
+            switch arrays.kind {
+            case .repeatedKeys: parameter.style = ("form", true)
+            case .commaSeparated: parameter.style = ("form", false)
+            case .brackets: parameter = Parameter(name: name + "[]", location: "query", schema: schema, isRequired: required, style: ("form", true))
+            }
+        } else if schema["type"] == .string("object") || schema["$ref"] != nil {
+            parameter.style = ("deepObject", true)
+        }
+        return parameter
+    }
+
+    /// The object schema of the body's properties.
+    private static func object(_ properties: [ProbeRecord.Property], builder: SchemaBuilder, notes: [String: Documentation.Property]) throws -> JSONValue {
+        var members: [JSONValue.Member] = []
+        var required: [JSONValue] = []
+        for property in properties {
+            var value = try property.schema.value(builder: builder)
+            if property.isNullable || !property.isRequired { value = SchemaBuilder.nullable(value) }
+            if let note = notes[property.swiftName] { value = note.applied(to: value) }
+            members.append(.init(key: property.wireName, value: value))
+            if property.isRequired && !property.isNullable && SchemaBuilder.nonNull(value) == value { required.append(.string(property.wireName)) }
+        }
+        var schema = JSONValue.object(["type": .string("object")])
+        if !members.isEmpty { schema["properties"] = .object(members) }
+        if !required.isEmpty { schema["required"] = .array(required) }
+        return schema
+    }
+}
+
+extension EndpointDescription.Parameter {
+    func noted(_ note: Documentation.Property?) -> Self {
+        guard let note else { return self }
+        var copy = self
+        if let description = note.description { copy.description = description }
+        return copy
+    }
+}
+
+/// An `Encoder` that records, for each top-level property of an endpoint, where it is sent.
+private final class PlacementRecorder: Encoder {
+    let templateNames: Set<String>
+    /// Placements by Swift property name.
+    var placements: [String: EndpointDescription.Placement] = [:]
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    package init(templateNames: Set<String>) {
+        self.templateNames = templateNames
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(Container<Key>(recorder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { Ignored(recorder: self) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { Ignored(recorder: self) }
+
+    func record(_ value: Any?, forKey key: some CodingKey) {
+        let swiftName = CodingKeyName.differingSwiftName(of: key) ?? key.stringValue
+        if value is Restful { return }
+        if templateNames.contains(swiftName) {
+            placements[swiftName] = .path(swiftName)
+        } else if templateNames.contains(key.stringValue) {
+            placements[swiftName] = .path(key.stringValue)
+        } else if let placed = value as? any PlacedParameter {
+            switch placed.placement {
+            case .query: placements[swiftName] = .query
+            case .header(let name): placements[swiftName] = .header(name)
+            }
+        } else if value is any WholeBody {
+            placements[swiftName] = .wholeBody
+        } else if let styled = value as? any StyledArray {
+            placements[swiftName] = .arrays(styled.arrayEncoding)
+        } else {
+            placements[swiftName] = .default
+        }
+    }
+
+    private struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let recorder: PlacementRecorder
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil(forKey key: Key) throws { recorder.record(nil, forKey: key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            recorder.record(nil as Int?, forKey: key)
+            return KeyedEncodingContainer(Nested<NestedKey>())
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            recorder.record(nil as Int?, forKey: key)
+            return Ignored(recorder: recorder)
+        }
+        mutating func superEncoder() -> any Encoder { recorder }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { recorder }
+    }
+
+    /// Below the top level nothing is placed: nested values go wherever their property goes.
+    private struct Nested<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        var codingPath: [any CodingKey] { [] }
+        mutating func encodeNil(forKey key: Key) throws {}
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {}
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(Nested<NestedKey>())
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { Ignored(recorder: nil) }
+        mutating func superEncoder() -> any Encoder { Discard() }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { Discard() }
+    }
+
+    private struct Ignored: UnkeyedEncodingContainer, SingleValueEncodingContainer {
+        let recorder: PlacementRecorder?
+        var codingPath: [any CodingKey] { [] }
+        var count: Int { 0 }
+        mutating func encodeNil() throws {}
+        mutating func encode<T: Encodable>(_ value: T) throws {}
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(Nested<NestedKey>())
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+        mutating func superEncoder() -> any Encoder { Discard() }
+    }
+
+    private struct Discard: Encoder {
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { KeyedEncodingContainer(Nested<Key>()) }
+        func unkeyedContainer() -> any UnkeyedEncodingContainer { Ignored(recorder: nil) }
+        func singleValueContainer() -> any SingleValueEncodingContainer { Ignored(recorder: nil) }
+    }
+}

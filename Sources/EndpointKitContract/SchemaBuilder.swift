@@ -1,0 +1,344 @@
+import EndpointKit
+import Foundation
+
+/// Derives JSON Schemas from `Decodable` conformances by running them against ``SchemaProbe``, a
+/// decoder that hands out placeholder values and records what each type asks for.
+///
+/// Types decoded from a keyed container (structs and classes) become named definitions, referred
+/// to by `$ref`, so nested and recursive types are described once. Standard types (strings,
+/// numbers, dates, URLs, collections, optionals) are recognised before their own decoding runs.
+package final class SchemaBuilder {
+    /// Where `$ref`s point: `#/$defs/` for a JSON Schema, `#/components/schemas/` for OpenAPI.
+    let referencePrefix: String
+    let keyStrategy: JSONEncoder.KeyEncodingStrategy
+    private let dateStrategy: JSONEncoder.DateEncodingStrategy
+    private let dataStrategy: JSONEncoder.DataEncodingStrategy
+
+    /// Named definitions in the order they were completed.
+    package private(set) var definitions: [JSONValue.Member] = []
+    private var names: [ObjectIdentifier: String] = [:]
+    private var inProgress: Set<ObjectIdentifier> = []
+    /// Types referred to while their own decoding was still running (recursive types).
+    package private(set) var referencedWhileInProgress: Set<String> = []
+    /// The probe records of keyed types, for the endpoint analysis.
+    private(set) var records: [ObjectIdentifier: ProbeRecord] = [:]
+    /// Placeholder values of the types with a completed definition.
+    private var completed: [ObjectIdentifier: Any] = [:]
+
+    package init(encoder: JSONEncoder, referencePrefix: String) {
+        self.referencePrefix = referencePrefix
+        keyStrategy = encoder.keyEncodingStrategy
+        dateStrategy = encoder.dateEncodingStrategy
+        dataStrategy = encoder.dataEncodingStrategy
+    }
+
+    /// The name a type's definition has (or will have): its name without the module, e.g.
+    /// `CheerHistory.ReturnPayloadType`, with characters OpenAPI refuses in names replaced by `_`.
+    package func name(of type: Any.Type) -> String {
+        if let known = names[ObjectIdentifier(type)] { return known }
+        let base = Self.baseName(of: type)
+        var candidate = base
+        var suffix = 2
+        while names.values.contains(candidate) {
+            candidate = "\(base)_\(suffix)"
+            suffix += 1
+        }
+        names[ObjectIdentifier(type)] = candidate
+        return candidate
+    }
+
+    /// `CheerHistory.ReturnPayloadType` for `Demo.CheerHistory.ReturnPayloadType`: the type's name
+    /// without its module, with characters OpenAPI refuses in names replaced by `_`.
+    package static func baseName(of type: Any.Type) -> String {
+        var full = String(reflecting: type)
+        // Private types print as `Module.(unknown context at $55e9cc6cad64).Order`: keep `Order`.
+        while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
+            full.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        if let dot = full.firstIndex(of: "."), !full[..<dot].contains("<") { full = String(full[full.index(after: dot)...]) }
+        return String(full.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+    }
+
+    func reference(to type: Any.Type) -> JSONValue {
+        .object(["$ref": .string(referencePrefix + name(of: type))])
+    }
+
+    /// The schema of `type` and a placeholder value of it; `nil` as the value only for a type whose
+    /// own decoding is still running (a recursive reference), which only optional and collection
+    /// positions can hold.
+    package func probe<T: Decodable>(_ type: T.Type, at codingPath: [any CodingKey]) throws -> (value: T?, schema: JSONValue) {
+        if let known = try standard(type) { return known }
+        let id = ObjectIdentifier(type)
+        if let done = completed[id] { return (done as? T, reference(to: type)) }
+        if inProgress.contains(id) {
+            referencedWhileInProgress.insert(name(of: type))
+            return (nil, reference(to: type))
+        }
+        inProgress.insert(id)
+        defer { inProgress.remove(id) }
+        let record = ProbeRecord(codingPath: codingPath)
+        let value: T
+        do {
+            value = try T(from: SchemaProbe(builder: self, record: record))
+        } catch let error as EndpointError {
+            throw error
+        } catch {
+            throw SchemaBuilder.unavailable(type, because: SchemaBuilder.describe(error))
+        }
+        if record.container == .keyed || referencedWhileInProgress.contains(name(of: type)) {
+            records[id] = record
+            var schema = try record.schema(builder: self)
+            if case .object(var members) = schema {
+                members.insert(.init(key: "title", value: .string(name(of: type))), at: 0)
+                schema = .object(members)
+            }
+            if let documented = type as? any Documented.Type {
+                schema = documented.documentation.applied(to: schema, record: record)
+            }
+            definitions.append(.init(key: name(of: type), value: schema))
+            completed[id] = value
+            return (value, reference(to: type))
+        }
+        return (value, try record.schema(builder: self))
+    }
+
+    /// Whether a definition has been completed for `type`.
+    package func definition(of type: Any.Type) -> JSONValue? {
+        let name = name(of: type)
+        return definitions.first { $0.key == name }?.value
+    }
+
+    /// Drops the definition of `type`, which is described some other way (an endpoint, by its
+    /// parameters and body).
+    package func removeDefinition(of type: Any.Type) {
+        let name = name(of: type)
+        definitions.removeAll { $0.key == name }
+    }
+
+    // MARK: - Standard types
+
+    /// Types whose schema does not come from running their decoding: scalars with a format,
+    /// collections and optionals (whose placeholder is empty, so recursion ends), enumerations,
+    /// and types that describe themselves.
+    private func standard<T: Decodable>(_ type: T.Type) throws -> (value: T?, schema: JSONValue)? {
+        if let custom = type as? any CustomJSONSchema.Type {
+            return try described(custom, as: type)
+        }
+        if let scalar = scalar(type) {
+            return (scalar.value as? T, scalar.schema)
+        }
+        if let enumeration = type as? any (CaseIterable & RawRepresentable & Decodable).Type,
+           let cases = Self.cases(of: enumeration) {
+            var schema = JSONValue.object(["title": .string(name(of: type))])
+            schema["type"] = cases.values.first.map { $0.stringValue != nil ? .string("string") : .string("integer") }
+            schema["enum"] = .array(cases.values)
+            if let documented = type as? any Documented.Type {
+                schema = documented.documentation.applied(to: schema, record: nil)
+            }
+            return (cases.first as? T, schema)
+        }
+        if let optional = type as? any SchemaOptional.Type {
+            let (wrapped, schema) = try probe(any: optional.wrappedType)
+            return (optional.probeValue(wrapped) as? T, Self.nullable(schema))
+        }
+        if let sequence = type as? any SchemaSequence.Type {
+            let (_, items) = try probe(any: sequence.elementType)
+            var schema = JSONValue.object(["type": .string("array"), "items": items])
+            if sequence.hasUniqueElements { schema["uniqueItems"] = .bool(true) }
+            return (sequence.emptyProbeValue as? T, schema)
+        }
+        if let dictionary = type as? any SchemaDictionary.Type {
+            let (_, values) = try probe(any: dictionary.valueType)
+            return (dictionary.emptyProbeValue as? T, .object(["type": .string("object"), "additionalProperties": values]))
+        }
+        return nil
+    }
+
+    /// ``probe(_:at:)`` for a type known only as a metatype.
+    package func probe(any type: any Decodable.Type) throws -> (value: Any?, schema: JSONValue) {
+        let (value, schema) = try probe(type, at: [])
+        return (value, schema)
+    }
+
+    private func described<T: Decodable>(_ custom: any CustomJSONSchema.Type, as type: T.Type) throws -> (value: T?, schema: JSONValue) {
+        let id = ObjectIdentifier(type)
+        if definition(of: type) == nil && !inProgress.contains(id) {
+            inProgress.insert(id)
+            defer { inProgress.remove(id) }
+            var schema = try custom.jsonSchema.value(builder: self)
+            if case .object(var members) = schema, schema["title"] == nil {
+                members.insert(.init(key: "title", value: .string(name(of: type))), at: 0)
+                schema = .object(members)
+            }
+            definitions.append(.init(key: name(of: type), value: schema))
+        }
+        return (custom.schemaExample as? T, reference(to: type))
+    }
+
+    private func scalar(_ type: Any.Type) -> (value: Any, schema: JSONValue)? {
+        func integer<I: FixedWidthInteger>(_ type: I.Type, format: String?) -> (value: Any, schema: JSONValue) {
+            var schema = JSONValue.object(["type": .string("integer")])
+            if let format { schema["format"] = .string(format) }
+            schema["minimum"] = .integer(I.min)
+            // Past Int64 tools read a bound as a float (OpenAPIKit refuses 1.8446744073709552e+19
+            // as an integer), so UInt64's and UInt's maximum is left to the format.
+            if I.max.bitWidth <= 64, UInt64(I.max) <= UInt64(Int64.max) { schema["maximum"] = .integer(I.max) }
+            return (I(1), schema)
+        }
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): return ("string", .object(["type": .string("string")]))
+        case ObjectIdentifier(Bool.self): return (false, .object(["type": .string("boolean")]))
+        case ObjectIdentifier(Int.self): return integer(Int.self, format: "int\(Int.bitWidth)")
+        case ObjectIdentifier(Int8.self): return integer(Int8.self, format: nil)
+        case ObjectIdentifier(Int16.self): return integer(Int16.self, format: nil)
+        case ObjectIdentifier(Int32.self): return integer(Int32.self, format: "int32")
+        case ObjectIdentifier(Int64.self): return integer(Int64.self, format: "int64")
+        case ObjectIdentifier(UInt.self): return integer(UInt.self, format: nil)
+        case ObjectIdentifier(UInt8.self): return integer(UInt8.self, format: nil)
+        case ObjectIdentifier(UInt16.self): return integer(UInt16.self, format: nil)
+        case ObjectIdentifier(UInt32.self): return integer(UInt32.self, format: nil)
+        case ObjectIdentifier(UInt64.self): return integer(UInt64.self, format: "uint64")
+        case ObjectIdentifier(Double.self): return (Double(1), .object(["type": .string("number"), "format": .string("double")]))
+        case ObjectIdentifier(Float.self): return (Float(1), .object(["type": .string("number"), "format": .string("float")]))
+        case ObjectIdentifier(Decimal.self): return (Decimal(1), .object(["type": .string("number")]))
+        case ObjectIdentifier(URL.self): return (URL(string: "https://example.com")!, .object(["type": .string("string"), "format": .string("uri")]))
+        case ObjectIdentifier(UUID.self): return (UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), .object(["type": .string("string"), "format": .string("uuid")]))
+        case ObjectIdentifier(Date.self): return (Date(timeIntervalSince1970: 0), dateSchema)
+        case ObjectIdentifier(Data.self): return (Data(), dataSchema)
+        case ObjectIdentifier(EmptyPayload.self): return (EmptyPayload(), .object(["title": .string("EmptyPayload"), "description": .string("No content: any body is ignored.")]))
+        case ObjectIdentifier(MultipartFile.self): return (MultipartFile(Data(), filename: "file"), .object(["type": .string("string"), "format": .string("binary")]))
+        case ObjectIdentifier(JSONValue.self): return (JSONValue.null, .object([:]))
+        default: return nil
+        }
+    }
+
+    /// A date as the encoder writes it (EndpointKit's default decoder reads the same forms).
+    private var dateSchema: JSONValue {
+        if case .iso8601 = dateStrategy {
+            return .object(["type": .string("string"), "format": .string("date-time")])
+        } else if case .secondsSince1970 = dateStrategy {
+            return .object(["type": .string("number"), "description": .string("Seconds since 1970-01-01T00:00:00Z")])
+        } else if case .millisecondsSince1970 = dateStrategy {
+            return .object(["type": .string("number"), "description": .string("Milliseconds since 1970-01-01T00:00:00Z")])
+        } else if case .deferredToDate = dateStrategy {
+            return .object(["type": .string("number"), "description": .string("Seconds since 2001-01-01T00:00:00Z")])
+        }
+        return .object(["type": .string("string")])  // `.formatted` or `.custom`: text of the app's own format
+    }
+
+    private var dataSchema: JSONValue {
+        if case .deferredToData = dataStrategy {
+            return .object(["type": .string("array"), "items": .object(["type": .string("integer"), "minimum": .integer(0), "maximum": .integer(255)])])
+        }
+        return .object(["type": .string("string"), "contentEncoding": .string("base64")])
+    }
+
+    // MARK: - Helpers
+
+    /// `schema` that also allows `null`.
+    package static func nullable(_ schema: JSONValue) -> JSONValue {
+        if case .string(let type)? = schema["type"] {
+            var copy = schema
+            copy["type"] = .array([.string(type), .string("null")])
+            if let values = copy["enum"]?.arrayValue { copy["enum"] = .array(values + [.null]) }
+            return copy
+        }
+        if schema["type"]?.arrayValue?.contains(.string("null")) == true || schema == .object([:]) { return schema }
+        if schema["anyOf"]?.arrayValue?.contains(.object(["type": .string("null")])) == true { return schema }
+        return .object(["anyOf": .array([schema, .object(["type": .string("null")])])])
+    }
+
+    /// `schema` without the `null` that ``nullable(_:)`` added.
+    package static func nonNull(_ schema: JSONValue) -> JSONValue {
+        if let types = schema["type"]?.arrayValue, types.contains(.null) || types.contains(.string("null")) {
+            var copy = schema
+            let rest = types.filter { $0 != .string("null") }
+            copy["type"] = rest.count == 1 ? rest[0] : .array(rest)
+            if let values = copy["enum"]?.arrayValue { copy["enum"] = .array(values.filter { $0 != .null }) }
+            return copy
+        }
+        if let options = schema["anyOf"]?.arrayValue, options.count == 2, options[1] == .object(["type": .string("null")]) {
+            return options[0]
+        }
+        return schema
+    }
+
+    private static func cases<C: CaseIterable & RawRepresentable & Decodable>(of type: C.Type) -> (first: C?, values: [JSONValue])? {
+        var values: [JSONValue] = []
+        for value in type.allCases {
+            switch value.rawValue {
+            case let text as String: values.append(.string(text))
+            case let number as any BinaryInteger: values.append(.number("\(number)"))
+            default: return nil
+            }
+        }
+        return (type.allCases.first, values)
+    }
+
+    static func unavailable(_ type: Any.Type, because reason: String) -> EndpointError {
+        EndpointError(
+            kind: .schemaUnavailable, endpoint: String(reflecting: type),
+            reason: "its JSON Schema cannot be derived from its Decodable conformance: \(reason). Describe it by hand: conform \(String(describing: type)) to CustomJSONSchema")
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
+             DecodingError.valueNotFound(_, let context), DecodingError.keyNotFound(_, let context):
+            "its init(from:) refused the probe's placeholder values (\(context.debugDescription), at \(CodingPathText.render(context.codingPath)))"
+        default:
+            "its init(from:) threw \(error)"
+        }
+    }
+}
+
+// MARK: - Standard generic types
+
+/// `Optional` and `Nullable`: the wrapped type's schema, or `null`.
+protocol SchemaOptional {
+    static var wrappedType: any Decodable.Type { get }
+    /// The wrapped placeholder, or none when there is no value (a recursive type).
+    static func probeValue(_ wrapped: Any?) -> Any
+}
+
+extension Optional: SchemaOptional where Wrapped: Decodable {
+    static var wrappedType: any Decodable.Type { Wrapped.self }
+    static func probeValue(_ wrapped: Any?) -> Any { wrapped as? Wrapped as Any }
+}
+
+extension Nullable: SchemaOptional where Wrapped: Decodable {
+    static var wrappedType: any Decodable.Type { Wrapped.self }
+    static func probeValue(_ wrapped: Any?) -> Any {
+        if let value = wrapped as? Wrapped { Nullable.value(value) } else { Nullable.null }
+    }
+}
+
+/// Arrays and sets: `type: array` of the element's schema; the placeholder is empty.
+protocol SchemaSequence {
+    static var elementType: any Decodable.Type { get }
+    static var hasUniqueElements: Bool { get }
+    static var emptyProbeValue: Any { get }
+}
+
+extension Array: SchemaSequence where Element: Decodable {
+    static var elementType: any Decodable.Type { Element.self }
+    static var hasUniqueElements: Bool { false }
+    static var emptyProbeValue: Any { [Element]() }
+}
+
+extension Set: SchemaSequence where Element: Decodable {
+    static var elementType: any Decodable.Type { Element.self }
+    static var hasUniqueElements: Bool { true }
+    static var emptyProbeValue: Any { Set<Element>() }
+}
+
+/// Dictionaries keyed by strings: `type: object` with `additionalProperties`.
+protocol SchemaDictionary {
+    static var valueType: any Decodable.Type { get }
+    static var emptyProbeValue: Any { get }
+}
+
+extension Dictionary: SchemaDictionary where Key == String, Value: Decodable {
+    static var valueType: any Decodable.Type { Value.self }
+    static var emptyProbeValue: Any { [String: Value]() }
+}
