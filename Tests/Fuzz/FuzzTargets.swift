@@ -106,8 +106,9 @@ private func fuzzContentDisposition(_ bytes: [UInt8]) {
     let header = String(decoding: bytes, as: UTF8.self)
     guard let name = ContentDisposition.filename(in: header) else { return }
     require(!name.isEmpty && name.utf8.count <= 255, "a file name of \(name.utf8.count) bytes")
-    require(!name.contains("/") && !name.contains("\\"), "a file name with a path separator: \(name)")
-    require(!name.hasPrefix("."), "a file name starting with a dot: \(name)")
+    // By scalar: a file system reads bytes, whatever graphemes they form.
+    require(!name.unicodeScalars.contains("/") && !name.unicodeScalars.contains("\\"), "a file name with a path separator: \(name)")
+    require(name.unicodeScalars.first != ".", "a file name starting with a dot: \(name)")
     require(!name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "a file name with a control character")
     require(ContentDisposition.sanitized(name) == name, "sanitizing a safe name changed it: \(name)")
 }

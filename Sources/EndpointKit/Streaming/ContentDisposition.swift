@@ -87,9 +87,12 @@ enum ContentDisposition {
 
     /// A name that cannot leave the folder it is saved in, hide itself or break a file system.
     static func sanitized(_ name: String) -> String? {
-        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        // By scalar, not by Character: a separator followed by a combining mark is one Character
+        // (`/\u{301}`) that equals neither "/" nor "\\", yet a file system still reads the "/".
+        let separator = name.unicodeScalars.lastIndex { $0 == "/" || $0 == "\\" }
+        let last = separator.map { name.unicodeScalars[name.unicodeScalars.index(after: $0)...] } ?? name.unicodeScalars[...]
         var scalars = String.UnicodeScalarView()
-        for scalar in last.unicodeScalars {
+        for scalar in last {
             let refused = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || "<>:\"|?*".unicodeScalars.contains(scalar)
                 || scalar.properties.generalCategory == .format  // bidirectional overrides that disguise an extension
             if !refused { scalars.append(scalar) }

@@ -30,6 +30,8 @@ import Testing
         (#"attachment; filename*=UTF-8''a%0Ab%00c.txt"#, "abc.txt"),
         (#"attachment; filename*=UTF-8''invoice%E2%80%AEfdp.exe"#, "invoicefdp.exe"),  // RIGHT-TO-LEFT OVERRIDE
         (#"attachment; filename="con:tainer?.txt""#, "container.txt"),
+        ("attachment; filename=\"a/\u{301}b/\u{301}.\u{301}c\"", "\u{301}.\u{301}c"),  // a separator with a combining mark is still one
+        ("attachment; filename=\"x/\u{5}\u{0}t\"", "t"),  // found by the fuzzer
         (#"attachment; filename="   ""#, nil),
         (#"attachment"#, nil),
         (#"attachment; filename*=UTF-8''%ZZ"#, nil),
