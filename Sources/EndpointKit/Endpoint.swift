@@ -240,7 +240,7 @@ extension Endpoint {
         let body: Data
         let response: HTTPURLResponse
         do {
-            (body, response) = try await Exchanging.send(prepared, for: self, on: server)
+            (body, response) = try await MiddlewareChain.send(prepared, for: self, on: server)
         } catch {
             throw Self.transportFailure(error, request: request)
         }

@@ -74,12 +74,12 @@ public struct OpenAPIDocument: Sendable {
         self.document = document
     }
 
-    /// The document as JSON, indented by default.
+    /// The document as JSON: compact by default, as `JSONEncoder` and ``JSONSchema/json(prettyPrinted:)`` write; indented with `prettyPrinted`.
     ///
     /// ```swift
     /// try document.json().write(to: URL(fileURLWithPath: "openapi.json"))
     /// ```
-    public func json(prettyPrinted: Bool = true) -> Data {
+    public func json(prettyPrinted: Bool = false) -> Data {
         Data(document.jsonText(prettyPrinted: prettyPrinted).utf8)
     }
 

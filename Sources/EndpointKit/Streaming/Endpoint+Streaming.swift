@@ -45,7 +45,7 @@ extension Endpoint {
         let data: Data
         let response: HTTPURLResponse
         do {
-            (data, response) = try await Exchanging.send(prepared, for: self, on: server, streamingInto: handoff)
+            (data, response) = try await MiddlewareChain.send(prepared, for: self, on: server, streamingInto: handoff)
         } catch {
             throw Self.transportFailure(error, request: request)
         }

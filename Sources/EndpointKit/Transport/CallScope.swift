@@ -7,7 +7,7 @@ import FoundationNetworking
 /// middlewares deeper in the chain: the response size limit, the size of a body streamed from
 /// disk, and which headers and query parameters carry credentials.
 ///
-/// It is a task-local value: ``Exchanging`` sets the limits around the middleware chain, and each
+/// It is a task-local value: ``MiddlewareChain`` sets the limits around the middleware chain, and each
 /// authorization middleware adds the names it sets around the rest of the chain, so a
 /// ``RequestLogger`` after it redacts them and ``URLSessionTransport`` strips them from redirects
 /// to another origin.

@@ -235,7 +235,7 @@ final class Exchange: Sendable {
         if state.tooLarge, let limit = scope.maximumResponseSize {
             return .failure(TransportRefusal.tooLarge(limit: limit, response: state.response))
         }
-        if state.timedOut { return .failure(Exchanging.timedOut(after: state.deadline)) }
+        if state.timedOut { return .failure(MiddlewareChain.timedOut(after: state.deadline)) }
         if state.cancelled { return .failure(CancellationError()) }
         if let next = state.reissue { return .reissue(next) }
         if state.challenged, let response = state.response {

@@ -101,7 +101,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///   exchange fails (`.timedOut` past the resource deadline, `.httpTooManyRedirects`,
     ///   `.networkConnectionLost` when the body is cut off, …).
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await send(request, bodyFile: nil)
+        try await wholeAnswer(to: request, bodyFile: nil)
     }
 
     /// Sends `request` with the contents of `file` as its body, read from disk as it goes out,
@@ -109,7 +109,7 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// - Throws: As ``send(_:)``.
     public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
-        try await send(request, bodyFile: file)
+        try await wholeAnswer(to: request, bodyFile: file)
     }
 
     /// Sends `request` (with the contents of `bodyFile` as its body, when there is one) and returns
@@ -125,25 +125,27 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Throws: As ``send(_:)``; the stream itself ends with a `URLError` when the connection is
     ///   lost, or with `CancellationError` once its reader is gone.
     public func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
-        switch try await send(request, bodyFile: bodyFile, streams: true) {
+        switch try await answer(to: request, bodyFile: bodyFile, streams: true) {
         case .stream(let buffer, let response):
             return (ByteStream(buffer: buffer), response)
         case .response(let body, let response):
             return (ByteStream(body), response)
         default:
-            throw URLError(.badServerResponse)  // `send` returns only answers
+            throw URLError(.badServerResponse)  // `answer` returns only answers
         }
     }
 
-    private func send(_ request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
-        guard case .response(let body, let response) = try await send(request, bodyFile: bodyFile, streams: false) else {
+    /// The whole answer to `request`: what ``send(_:)``, ``upload(_:fromFile:)`` and the endpoint-aware
+    /// `send(_:bodyFile:for:)` (the ``HTTPTransport`` requirement) all come down to.
+    private func wholeAnswer(to request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
+        guard case .response(let body, let response) = try await answer(to: request, bodyFile: bodyFile, streams: false) else {
             throw URLError(.badServerResponse)  // an exchange that does not stream answers whole
         }
         return (body, response)
     }
 
     /// The final answer to `request`, after redirects: `.response` or `.stream`.
-    private func send(_ request: URLRequest, bodyFile: URL?, streams: Bool) async throws -> Exchange.Outcome {
+    private func answer(to request: URLRequest, bodyFile: URL?, streams: Bool) async throws -> Exchange.Outcome {
         var request = request
         // A scan of the names: `value(forHTTPHeaderField:)` lowercases every one with Foundation's
         // locale-aware `lowercased`, several thousand instructions a call.

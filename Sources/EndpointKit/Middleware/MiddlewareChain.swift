@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// Sends a prepared request through the server's middlewares and transport, with the timeout
 /// applied to each attempt and the response size limit in force.
-enum Exchanging {
+enum MiddlewareChain {
     /// Sends `prepared` and returns the final answer. With a `handoff`, the call streams: a 2xx
     /// answer is returned at its head with an empty body (what middlewares see) and its live body
     /// left in `handoff`, while another status comes with its whole body as usual.
