@@ -225,6 +225,14 @@ extension Endpoint {
     /// when one is given (see `callWithMetadata(at:on:)`). `receivedBody` sees the body the payload
     /// was decoded from (an LLM tool call returns it when the payload is not `Encodable`).
     package func perform(on server: Server, at url: URL?, receivedBody: ((Data) -> Void)? = nil) async throws -> Response<ReturnPayloadType> {
+        do {
+            return try await performUnnamed(on: server, at: url, receivedBody: receivedBody)
+        } catch let error as EndpointError {
+            throw error.naming(Self.self)
+        }
+    }
+
+    private func performUnnamed(on server: Server, at url: URL?, receivedBody: ((Data) -> Void)?) async throws -> Response<ReturnPayloadType> {
         let server = server.overridden()
         var prepared = try RequestBuilder.request(for: self, on: server)
         if let url {

@@ -25,6 +25,15 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     public let kind: Kind
     /// The method and path of the call, e.g. `"POST /api/v2/purchase_cheer"`.
     public let endpoint: String
+    /// The endpoint type's name, e.g. `"PurchaseCheer"`: one stable identifier of the operation for
+    /// logs and metrics, however the call failed. The OpenAPI document's `operationId`
+    /// (`purchaseCheer`) and the LLM tool's name (`purchase_cheer`) are derived from it. `nil` for
+    /// an error made outside a call (by a custom transport, say).
+    ///
+    /// ```swift
+    /// catch let error as EndpointError { metrics.count("failure", operation: error.operationID ?? "?") }
+    /// ```
+    public package(set) var operationID: String?
     /// What went wrong, as a sentence fragment, without the endpoint or the body.
     public let reason: String
     /// The request, when it was built.
@@ -107,6 +116,26 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
 
     /// The same diagnostic as ``description``, for `debugPrint` and the debugger.
     public var debugDescription: String { description }
+
+    /// The error with ``operationID`` set to `type`'s name, unless it already has one.
+    package func naming(_ type: Any.Type) -> EndpointError {
+        var named = self
+        if named.operationID == nil { named.operationID = Self.operationName(of: type) }
+        return named
+    }
+
+    /// `PurchaseCheer`, `Billing.Invoices`: a type's name without its module, private contexts left
+    /// out, every character but letters, digits, `.`, `_` and `-` made `_`. What ``operationID``,
+    /// the OpenAPI `operationId` and the tool names are derived from.
+    package static func operationName(of type: Any.Type) -> String {
+        var full = String(reflecting: type)
+        // Private types print as `Module.(unknown context at $55e9cc6cad64).Order`: keep `Order`.
+        while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
+            full.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        if let dot = full.firstIndex(of: "."), !full[..<dot].contains("<") { full = String(full[full.index(after: dot)...]) }
+        return String(full.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+    }
 
     /// At most `limit` bytes of a body as text, with a note of how much was left out.
     package static func snippet(of body: Data, limit: Int = 512) -> String {

@@ -50,13 +50,7 @@ package final class SchemaBuilder {
     /// `CheerHistory.ReturnPayloadType` for `Demo.CheerHistory.ReturnPayloadType`: the type's name
     /// without its module, with characters OpenAPI refuses in names replaced by `_`.
     package static func baseName(of type: Any.Type) -> String {
-        var full = String(reflecting: type)
-        // Private types print as `Module.(unknown context at $55e9cc6cad64).Order`: keep `Order`.
-        while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
-            full.removeSubrange(start.lowerBound..<end.upperBound)
-        }
-        if let dot = full.firstIndex(of: "."), !full[..<dot].contains("<") { full = String(full[full.index(after: dot)...]) }
-        return String(full.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+        EndpointError.operationName(of: type)  // one rule for errors, documents and tools
     }
 
     func reference(to type: Any.Type) -> JSONValue {

@@ -15,7 +15,11 @@ struct Tool: Sendable {
         typeName = String(reflecting: type)
         define = { format, server in try Self.definition(of: type, name: name, format: format, server: server) }
         perform = { arguments, tools, secrets in
-            try await Self.call(type, name: name, arguments: arguments, tools: tools, secrets: secrets)
+            do {
+                return try await Self.call(type, name: name, arguments: arguments, tools: tools, secrets: secrets)
+            } catch let error as EndpointError {
+                throw error.naming(type)
+            }
         }
     }
 

@@ -47,7 +47,10 @@ package enum ResponseDecoder {
                 response: response, responseBody: body, errorPayload: errorPayload,
                 errorPayloadDecodingError: errorPayloadFailure)
         }
-        if let carrier = response as? any PayloadCarrier, let payload = carrier.carriedPayload as? Payload {
+        // A protocol cast costs a conformance lookup; a plain HTTPURLResponse (every real answer)
+        // is told apart by its class first.
+        if Swift.type(of: response) != HTTPURLResponse.self, let carrier = response as? any PayloadCarrier,
+           let payload = carrier.carriedPayload as? Payload {
             return payload  // a typed stub's value (EndpointKitTesting's StubTransport), handed over as it is
         }
         if Payload.self == EmptyPayload.self, let empty = EmptyPayload() as? Payload {

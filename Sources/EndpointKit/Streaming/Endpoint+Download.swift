@@ -54,6 +54,16 @@ extension Endpoint {
         to destination: URL? = nil, on server: Server? = nil, resumable: Bool = false,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response<URL> {
+        do {
+            return try await downloadUnnamed(to: destination, on: server, resumable: resumable, progress: progress)
+        } catch let error as EndpointError {
+            throw error.naming(Self.self)
+        }
+    }
+
+    private func downloadUnnamed(
+        to destination: URL?, on server: Server?, resumable: Bool, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> Response<URL> {
         let server = try (server ?? defaultServer()).overridden()
         var prepared = try RequestBuilder.request(for: self, on: server)
         if prepared.pendingBody != nil {

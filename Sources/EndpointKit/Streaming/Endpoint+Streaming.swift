@@ -20,6 +20,7 @@ extension Endpoint {
             body: body, response: response, request: prepared.request, coders: server.coders,
             errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType, options: Self.streaming,
             maximumElementSize: max(Self.maximumResponseSize ?? server.maximumResponseSize, 1),
+            endpointType: Self.self,
             reopen: { [prepared] lastEventID in
                 var again = prepared
                 if !lastEventID.isEmpty, HeaderRules.problem(name: "Last-Event-ID", value: lastEventID) == nil {
@@ -59,7 +60,10 @@ extension Endpoint {
                 response: response, responseBody: data)  // not reached: decode throws for any status but 2xx
         }
         let body = handoff.take(for: response) ?? ByteStream(data)
-        return (body.failing(with: { Self.streamFailure($0, request: request, response: response) }), response)
+        return (body.failing(with: { error in
+            let failure = Self.streamFailure(error, request: request, response: response)
+            return (failure as? EndpointError)?.naming(Self.self) ?? failure
+        }), response)
     }
 
     /// The error a stream ends with, naming the call.

@@ -24,6 +24,8 @@ package struct StreamContext: Sendable {
     let options: StreamingOptions
     /// The most bytes one element (an event, a line) may hold.
     let maximumElementSize: Int
+    /// The endpoint type, for ``EndpointError/operationID``.
+    let endpointType: Any.Type
     /// Sends the request again with a `Last-Event-ID` header (when not empty): the new body, or
     /// `nil` when the server answered 204 (stop reconnecting).
     let reopen: @Sendable (_ lastEventID: String) async throws -> ByteStream?
@@ -36,6 +38,7 @@ package struct StreamContext: Sendable {
         EndpointError(
             kind: kind, endpoint: ResponseDecoder.label(for: request), reason: reason, request: request,
             response: response, responseBody: body, underlyingError: underlying, errorPayload: errorPayload)
+        .naming(endpointType)
     }
 
     /// `data` decoded as `Payload` with the server's decoder; text is kept as it is. Data that
