@@ -47,7 +47,7 @@ public protocol Middleware: Sendable {
 /// if context.method == .get, context.pathTemplate.hasPrefix("reports/") { … }
 /// ```
 public struct MiddlewareContext: Sendable {
-    /// The endpoint's type name, e.g. `"PurchaseCheer"`.
+    /// The endpoint's type name, e.g. `"PurchaseCheer"`: the same as ``EndpointError/operationID``.
     public let endpointName: String
     /// The HTTP method.
     public let method: HTTPMethod
@@ -63,6 +63,16 @@ public struct MiddlewareContext: Sendable {
     /// Whether the call may be sent again after a failure: its method is idempotent (`GET`, `HEAD`,
     /// `PUT`, `DELETE`, `OPTIONS`) or the endpoint says so (``Endpoint/isSafeToRetry``).
     public let isRetryable: Bool
+    /// Whether the call streams a 2xx body to its caller (a `ServerSentEvents`, `JSONLines` or
+    /// `ByteStream` payload, or a download). A 2xx answer then reaches the middleware at its head,
+    /// with an empty `Data`: the bytes go to the caller as they arrive. A cache must not store
+    /// that empty body; a logger should not call it empty.
+    ///
+    /// ```swift
+    /// let (body, response) = try await next(request)
+    /// if !context.streamsResponse { cache.store(body, for: request) }
+    /// ```
+    public let streamsResponse: Bool
 
     /// Creates a context; EndpointKit creates these for you, tests of middlewares may too.
     ///
@@ -76,7 +86,8 @@ public struct MiddlewareContext: Sendable {
         version: Int = 1,
         origin: URL,
         requiresAuthorization: Bool = true,
-        isRetryable: Bool? = nil
+        isRetryable: Bool? = nil,
+        streamsResponse: Bool = false
     ) {
         self.endpointName = endpointName
         self.method = method
@@ -85,6 +96,31 @@ public struct MiddlewareContext: Sendable {
         self.origin = origin
         self.requiresAuthorization = requiresAuthorization
         self.isRetryable = isRetryable ?? method.isIdempotent
+        self.streamsResponse = streamsResponse
+    }
+
+    /// Runs `operation` (the rest of the chain, usually `next(request)`) with the header `name`
+    /// registered as a credential: it is then left out of a redirect to another origin, redacted by
+    /// a ``RequestLogger`` further in, and never shown to a model in a tool result. The built-in
+    /// authorization middlewares register what they set the same way.
+    ///
+    /// ```swift
+    /// var signed = request
+    /// signed.setValue(session.secret, forHTTPHeaderField: "X-Session")
+    /// return try await context.withCredential(header: "X-Session") { try await next(signed) }
+    /// ```
+    public func withCredential<Result>(header name: String, _ operation: () async throws -> Result) async rethrows -> Result {
+        try await CallScope.withCredential(header: name, operation)
+    }
+
+    /// Runs `operation` with the query parameter `name` registered as a credential, as
+    /// ``withCredential(header:_:)`` does for a header.
+    ///
+    /// ```swift
+    /// return try await context.withCredential(queryParameter: "sig") { try await next(signed) }
+    /// ```
+    public func withCredential<Result>(queryParameter name: String, _ operation: () async throws -> Result) async rethrows -> Result {
+        try await CallScope.withCredential(queryParameter: name, operation)
     }
 
     /// Whether `url` has the server's scheme, host and port, so that it may receive credentials.

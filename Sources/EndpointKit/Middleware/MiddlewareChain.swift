@@ -51,13 +51,14 @@ enum MiddlewareChain {
         return try await CallScope.$current.withValue(scope) {
             guard !server.middlewares.isEmpty else { return try await attempt(prepared.request) }
             let context = MiddlewareContext(
-                endpointName: String(describing: E.self),
+                endpointName: EndpointError.operationName(of: E.self),
                 method: prepared.restful.method,
                 pathTemplate: prepared.restful.path,
                 version: prepared.restful.version,
                 origin: server.origin,
                 requiresAuthorization: E.requiresAuthorization,
-                isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry)
+                isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry,
+                streamsResponse: handoff != nil)
             var next = attempt
             for middleware in server.middlewares.reversed() {
                 let inner = next

@@ -72,6 +72,7 @@ struct DownloadFile: Sendable {
                           current.total == nil || range.total == nil || current.total == range.total else {
                         resumption = nil
                         removePartial()
+                        await Self.discard(body, response: response)
                         continue
                     }
                     offset = current.offset
@@ -92,6 +93,19 @@ struct DownloadFile: Sendable {
                 removePartial()
             }
             throw error
+        }
+    }
+
+    /// Lets go of an answer that will not be written. A small body is read to its end rather
+    /// than cancelled: a cancel at the very moment a transfer completes can crash URLSession on
+    /// Linux (`TaskRegistry.swift:118`), and a small body completes at about the moment it is
+    /// dropped. A large one is cancelled, as a stream's reader that goes away cancels it.
+    private static func discard(_ body: ByteStream, response: HTTPURLResponse) async {
+        guard (0...(1 << 20)).contains(response.expectedContentLength) else { return }
+        do {
+            for try await _ in body {}
+        } catch {
+            // The answer is discarded either way.
         }
     }
 

@@ -42,8 +42,8 @@ import Testing
         #expect(try transport.request.value(forHTTPHeaderField: "X-Trail") == "a,b")
         #expect(try transport.request.bodyText == #"{"title":"Q3"}"#)
         #expect(seen.value == [
-            "a UploadReport POST teams/{team}/reports v3 auth=false retry=false",
-            "b UploadReport POST teams/{team}/reports v3 auth=false retry=false",
+            "a MiddlewareChainTests.UploadReport POST teams/{team}/reports v3 auth=false retry=false",
+            "b MiddlewareChainTests.UploadReport POST teams/{team}/reports v3 auth=false retry=false",
             "back through b", "back through a",
         ])
     }

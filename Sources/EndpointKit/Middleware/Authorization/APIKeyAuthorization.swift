@@ -58,7 +58,7 @@ public struct APIKeyAuthorization: Middleware {
         case .header(let name):
             guard request.value(forHTTPHeaderField: name) == nil else { return try await next(request) }
             let authorized = try Credentials.setting(value, forHeader: name, in: request)
-            return try await CallScope.withCredential(header: name) { try await next(authorized) }
+            return try await context.withCredential(header: name) { try await next(authorized) }
         case .query(let name):
             let pair = PercentEncoding.encode(name) + "=" + PercentEncoding.encode(value)
             var text = url.absoluteString
@@ -72,7 +72,7 @@ public struct APIKeyAuthorization: Middleware {
             }
             var authorized = request
             authorized.url = keyed
-            return try await CallScope.withCredential(queryParameter: name) { try await next(authorized) }
+            return try await context.withCredential(queryParameter: name) { try await next(authorized) }
         }
     }
 }

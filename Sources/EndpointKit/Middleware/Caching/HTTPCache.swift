@@ -82,7 +82,7 @@ public final class HTTPCache: Middleware {
     public func intercept(
         _ request: URLRequest, context: MiddlewareContext, next: Next
     ) async throws -> (Data, HTTPURLResponse) {
-        guard (request.httpMethod ?? "GET") == "GET", !CallScope.current.streams, let url = request.url,
+        guard (request.httpMethod ?? "GET") == "GET", !context.streamsResponse, let url = request.url,
               request.value(forHTTPHeaderField: "If-None-Match") == nil,
               request.value(forHTTPHeaderField: "If-Modified-Since") == nil else {
             return try await next(request)

@@ -80,7 +80,7 @@ public struct RequestLogger: Middleware {
         do {
             let (body, response) = try await next(request)
             // A streamed 2xx body has not arrived yet: the line marks the head.
-            let streamed = CallScope.current.streams && (200..<300).contains(response.statusCode)
+            let streamed = context.streamsResponse && (200..<300).contains(response.statusCode)
             var line = "<-- \(ResponseDecoder.statusText(response.statusCode)) \(method) \(target) (\(elapsed()), "
                 + (streamed ? "body streaming)" : "\(body.count)-byte body)")
             if verbose {
