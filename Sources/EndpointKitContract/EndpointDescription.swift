@@ -210,22 +210,15 @@ private final class PlacementRecorder: Encoder {
 
     func record(_ value: Any?, forKey key: some CodingKey) {
         let swiftName = CodingKeyName.differingSwiftName(of: key) ?? key.stringValue
-        if value is Restful { return }
-        if templateNames.contains(swiftName) {
-            placements[swiftName] = .path(swiftName)
-        } else if templateNames.contains(key.stringValue) {
-            placements[swiftName] = .path(key.stringValue)
-        } else if let placed = value as? any PlacedParameter {
-            switch placed.placement {
-            case .query: placements[swiftName] = .query
-            case .header(let name): placements[swiftName] = .header(name)
-            }
-        } else if value is any WholeBody {
-            placements[swiftName] = .wholeBody
-        } else if let styled = value as? any StyledArray {
-            placements[swiftName] = .arrays(styled.arrayEncoding)
-        } else {
-            placements[swiftName] = .default
+        // The core's own rule, the one the request builder follows.
+        switch PropertyPlacement.of(value, forKey: key, pathNames: templateNames) {
+        case .none: return
+        case .path(let name): placements[swiftName] = .path(name)
+        case .query: placements[swiftName] = .query
+        case .header(let name): placements[swiftName] = .header(name)
+        case .wholeBody: placements[swiftName] = .wholeBody
+        case .styledArray(let style): placements[swiftName] = .arrays(style)
+        case .default: placements[swiftName] = .default
         }
     }
 

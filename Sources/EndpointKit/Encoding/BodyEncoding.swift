@@ -37,15 +37,16 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     var codingPath: [any CodingKey] { base.codingPath }
 
     package mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        if value is Restful { return }
-        let whole = value as? any WholeBody
-        if !(value is any PlacedParameter), parameters.claimsForBody(key, asWholeBody: whole != nil) {
-            if let whole {
-                return try parameters.setWholeBody(whole.bodyValue, for: key)
-            }
-            try base.encode(value, forKey: key)
-        } else {
+        switch parameters.placement(of: value, forKey: key) {
+        case .none:
+            return
+        case .path, .query, .header:
             try parameters.encodeProperty(value, forKey: key)
+        case .wholeBody:
+            guard let whole = value as? any WholeBody, parameters.claimsForBody(key, asWholeBody: true) else { return }
+            try parameters.setWholeBody(whole.bodyValue, for: key)
+        case .styledArray, .default:
+            if parameters.claimsForBody(key) { try base.encode(value, forKey: key) }
         }
     }
 

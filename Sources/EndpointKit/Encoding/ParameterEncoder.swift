@@ -89,6 +89,11 @@ final class ParameterEncoder {
         try value.encode(to: ParameterEncoding(parent: self, name: nil, sink: .query, codingPath: [], arrays: arrays))
     }
 
+    /// Where a top-level property goes (the one rule, ``PropertyPlacement``).
+    func placement<Value>(of value: Value, forKey key: some CodingKey) -> PropertyPlacement {
+        PropertyPlacement.of(value, forKey: key, pathNames: pathNames)
+    }
+
     /// Whether a top-level property is left to the JSON body; noted, when it is, so that a
     /// ``Body`` property can refuse company.
     func claimsForBody(_ key: some CodingKey, asWholeBody: Bool = false) -> Bool {
@@ -106,43 +111,39 @@ final class ParameterEncoder {
         wholeBody = try jsonEncoder.encode(value)
     }
 
-    /// The path placeholder a top-level property binds: its Swift name (`{recordId}` for
-    /// `case recordId = "record_id"`), or else its coding key (`{record_id}`).
+    /// The path placeholder a top-level property binds (see ``PropertyPlacement``).
     private func placeholder(for key: some CodingKey) -> String? {
-        guard !pathNames.isEmpty else { return nil }
-        if pathNames.contains(key.stringValue) { return key.stringValue }  // the usual case: both names agree
-        return CodingKeyName.differingSwiftName(of: key).flatMap { pathNames.contains($0) ? $0 : nil }
+        PropertyPlacement.placeholder(for: key, in: pathNames)
     }
 
     // MARK: - Top-level properties
 
     /// Sends one top-level property where it belongs.
     func encodeProperty<Value: Encodable>(_ value: Value, forKey key: some CodingKey) throws {
-        if value is Restful { return }  // the endpoint's own description never goes on the wire
-        if let placeholder = placeholder(for: key) {
-            return try bindPath(value, for: key, placeholder: placeholder)
-        }
-        if let placed = value as? any PlacedParameter {
-            switch placed.placement {
-            case .query:
-                let start = queryItems.count
-                try encoding(for: key, sink: .query).encodeValue(placed.parameterValue)
-                placedQueryIndices += start..<queryItems.count
-                return
-            case .header(let name):
-                let encoding = ParameterEncoding(parent: self, name: "", sink: .header(name), codingPath: [key], arrays: arrays)
-                return try encoding.encodeValue(placed.parameterValue)
-            }
-        }
-        if let whole = value as? any WholeBody {
+        switch PropertyPlacement.of(value, forKey: key, pathNames: pathNames) {
+        case .none:
+            return  // the endpoint's own description never goes on the wire
+        case .path(let placeholder):
+            try bindPath(value, for: key, placeholder: placeholder)
+        case .query:
+            guard let placed = value as? any PlacedParameter else { return }
+            let start = queryItems.count
+            try encoding(for: key, sink: .query).encodeValue(placed.parameterValue)
+            placedQueryIndices += start..<queryItems.count
+        case .header(let name):
+            guard let placed = value as? any PlacedParameter else { return }
+            let encoding = ParameterEncoding(parent: self, name: "", sink: .header(name), codingPath: [key], arrays: arrays)
+            try encoding.encodeValue(placed.parameterValue)
+        case .wholeBody:
+            guard let whole = value as? any WholeBody else { return }
             guard destination == .raw else {
                 throw EncodingError.invalidValue(value, EncodingError.Context(
                     codingPath: [key],
                     debugDescription: "A @Body property is the whole JSON or raw body, but this endpoint sends \(destination.noun); give it a JSON body (Restful(…, body: .json)) or remove @Body."))
             }
-            return try setRawBody(whole.bodyValue, for: key)
-        }
-        if let styled = value as? any StyledArray {
+            try setRawBody(whole.bodyValue, for: key)
+        case .styledArray(let style):
+            guard let styled = value as? any StyledArray else { return }
             let sink: ParameterEncoding.Sink
             switch destination {
             case .query: sink = .query
@@ -150,15 +151,15 @@ final class ParameterEncoder {
             case .raw: return try setRawBody(styled.listValue, for: key)
             case .nowhere: return
             }
-            let encoding = ParameterEncoding(
-                parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key], arrays: styled.arrayEncoding)
-            return try encoding.encodeValue(styled.listValue)
-        }
-        switch destination {
-        case .query: try encoding(for: key, sink: .query).encodeValue(value)
-        case .form, .multipart: try encoding(for: key, sink: .body).encodeValue(value)
-        case .raw: try setRawBody(value, for: key)
-        case .nowhere: return
+            let encoding = ParameterEncoding(parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key], arrays: style)
+            try encoding.encodeValue(styled.listValue)
+        case .default:
+            switch destination {
+            case .query: try encoding(for: key, sink: .query).encodeValue(value)
+            case .form, .multipart: try encoding(for: key, sink: .body).encodeValue(value)
+            case .raw: try setRawBody(value, for: key)
+            case .nowhere: return
+            }
         }
     }
 
