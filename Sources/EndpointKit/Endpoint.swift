@@ -218,22 +218,27 @@ extension Endpoint {
     ///
     /// - Throws: As ``call(on:)->Self.ReturnPayloadType``.
     public func callWithMetadata(on server: Server) async throws -> Response<ReturnPayloadType> {
-        try await perform(on: server, at: nil)
+        try await perform(on: server)
     }
 
-    /// Builds, sends and decodes the call: at `url` instead of the endpoint's own path and query
-    /// when one is given (see `callWithMetadata(at:on:)`). `receivedBody` sees the body the payload
-    /// was decoded from (an LLM tool call returns it when the payload is not `Encodable`).
-    package func perform(on server: Server, at url: URL?, receivedBody: ((Data) -> Void)? = nil) async throws -> Response<ReturnPayloadType> {
+    /// The one pipeline of every call: builds, sends and decodes it, with the variations in
+    /// `options` (another URL, upload progress, a tool call's observers); a streamed payload type
+    /// returns at the response's head. Every ``EndpointError`` it throws names the operation.
+    package func perform(on server: Server, options: CallOptions = CallOptions()) async throws -> Response<ReturnPayloadType> {
         do {
-            return try await performUnnamed(on: server, at: url, receivedBody: receivedBody)
+            guard options.changesScope else { return try await performUnnamed(on: server, options: options) }
+            var scope = CallScope.current
+            if let report = options.uploadProgress { scope.uploadProgress = report }
+            if let observe = options.observeAttempt { scope.observeAttempt = observe }
+            return try await CallScope.$current.withValue(scope) { try await performUnnamed(on: server, options: options) }
         } catch let error as EndpointError {
             throw error.naming(Self.self)
         }
     }
 
-    private func performUnnamed(on server: Server, at url: URL?, receivedBody: ((Data) -> Void)?) async throws -> Response<ReturnPayloadType> {
-        let server = server.overridden()
+    /// The request, ready to send: built on `server` (its overrides applied), sent to `url` when
+    /// one is given, its body written to disk when it streams from there.
+    package func prepare(on server: Server, at url: URL?) async throws -> PreparedRequest {
         var prepared = try RequestBuilder.request(for: self, on: server)
         if let url {
             try RequestBuilder.retarget(&prepared, to: url, on: server)
@@ -241,6 +246,12 @@ extension Endpoint {
         if prepared.pendingBody != nil {
             try await prepared.writePendingBody()
         }
+        return prepared
+    }
+
+    private func performUnnamed(on server: Server, options: CallOptions) async throws -> Response<ReturnPayloadType> {
+        let server = server.overridden()
+        let prepared = try await prepare(on: server, at: options.url)
         if let streamed = ReturnPayloadType.self as? any StreamedPayload.Type {
             return try await performStreaming(streamed, prepared: prepared, on: server)
         }
@@ -255,7 +266,7 @@ extension Endpoint {
         let payload = try ResponseDecoder.decode(
             ReturnPayloadType.self, from: body, response: response, request: request, decoder: server.decoder,
             errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType)
-        receivedBody?(body)
+        options.receivedBody?(body)
         return Response(payload: payload, httpResponse: response, request: request)
     }
 

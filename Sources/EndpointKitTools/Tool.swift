@@ -160,11 +160,9 @@ struct Tool: Sendable {
         }
         try Task.checkCancellation()
         let received = Locked(Data())
-        var scope = CallScope.current
-        scope.observeAttempt = { request, scope in secrets.record(request, scope: scope) }
-        let response = try await CallScope.$current.withValue(scope) {
-            try await endpoint.perform(on: server, at: nil) { body in received.withLock { $0 = body } }
-        }
+        let response = try await endpoint.perform(on: server, options: CallOptions(
+            observeAttempt: { request, scope in secrets.record(request, scope: scope) },
+            receivedBody: { body in received.withLock { $0 = body } }))
         return ToolResults.value(of: response.payload, body: received.withLock { $0 }, status: response.statusCode, encoder: server.encoder)
     }
 }

@@ -43,7 +43,7 @@ extension Endpoint {
     /// let next = try await ListRecords(bucket: "b", collection: "c").callWithMetadata(at: nextPage)
     /// ```
     public func callWithMetadata(at url: URL, on server: Server? = nil) async throws -> Response<ReturnPayloadType> {
-        try await perform(on: server ?? defaultServer(), at: url)
+        try await perform(on: server ?? defaultServer(), options: CallOptions(url: url))
     }
 }
 

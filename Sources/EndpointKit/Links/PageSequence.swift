@@ -61,10 +61,10 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
             switch current {
             case .endpoint(let value):
                 endpoint = value
-                page = try await value.perform(on: server, at: nil)
+                page = try await value.perform(on: server)
             case .url(let url, let value):
                 endpoint = value
-                page = try await value.perform(on: server, at: url)
+                page = try await value.perform(on: server, options: CallOptions(url: url))
             }
             fetched += 1
             guard seen.insert(RequestSignature(page.request)).inserted else {

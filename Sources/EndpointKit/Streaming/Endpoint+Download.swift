@@ -65,10 +65,7 @@ extension Endpoint {
         to destination: URL?, on server: Server?, resumable: Bool, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> Response<URL> {
         let server = try (server ?? defaultServer()).overridden()
-        var prepared = try RequestBuilder.request(for: self, on: server)
-        if prepared.pendingBody != nil {
-            try await prepared.writePendingBody()
-        }
+        var prepared = try await prepare(on: server, at: nil)
         prepared.request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-\(UUID().uuidString)")
         let file = DownloadFile(

@@ -26,10 +26,7 @@ extension Endpoint {
     public func call(
         on server: Server? = nil, uploadProgress: @escaping @Sendable (TransferProgress) -> Void
     ) async throws -> ReturnPayloadType {
-        let server = try server ?? defaultServer()
-        var scope = CallScope.current
         let throttle = ProgressThrottle(uploadProgress)
-        scope.uploadProgress = { throttle($0) }
-        return try await CallScope.$current.withValue(scope) { try await call(on: server) }
+        return try await perform(on: server ?? defaultServer(), options: CallOptions(uploadProgress: { throttle($0) })).payload
     }
 }
