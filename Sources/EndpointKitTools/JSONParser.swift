@@ -266,13 +266,7 @@ struct JSONParser {
         guard bytes.count - index >= 4 else { throw failure("\\u needs four hexadecimal digits") }
         var value: UInt32 = 0
         for byte in bytes[index..<index + 4] {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure("\\u needs four hexadecimal digits")
-            }
+            guard let digit = PercentEncoding.hexValue(of: byte) else { throw failure("\\u needs four hexadecimal digits") }
             value = value << 4 | UInt32(digit)
         }
         index += 4

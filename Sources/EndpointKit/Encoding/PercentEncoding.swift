@@ -66,12 +66,17 @@ package enum PercentEncoding {
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
+        hexValue(of: byte) != nil
+    }
+
+    /// The value of one hexadecimal digit, either case: for `%XX` escapes, RFC 8187 values and
+    /// JSON's `\uXXXX`.
+    package static func hexValue(of byte: UInt8) -> UInt8? {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
-             UInt8(ascii: "a")...UInt8(ascii: "f"):
-            true
-        default:
-            false
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 

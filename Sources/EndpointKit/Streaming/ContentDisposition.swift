@@ -71,7 +71,7 @@ enum ContentDisposition {
         while let byte = input.first {
             input.removeFirst()
             if byte == UInt8(ascii: "%") {
-                guard input.count >= 2, let high = hex(input[input.startIndex]), let low = hex(input[input.startIndex + 1]) else { return nil }
+                guard input.count >= 2, let high = PercentEncoding.hexValue(of: input[input.startIndex]), let low = PercentEncoding.hexValue(of: input[input.startIndex + 1]) else { return nil }
                 bytes.append(high << 4 | low)
                 input.removeFirst(2)
             } else {
@@ -114,14 +114,5 @@ enum ContentDisposition {
 
     private static func skipSpaces(_ scalars: inout Substring.UnicodeScalarView.SubSequence) {
         while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
