@@ -259,7 +259,13 @@ extension Endpoint {
         let body: Data
         let response: HTTPURLResponse
         do {
-            (body, response) = try await MiddlewareChain.send(prepared, for: self, on: server)
+            let answer: MessageBody
+            (answer, response) = try await MiddlewareChain.send(prepared, for: self, on: server)
+            switch answer {
+            case .data(let bytes): body = bytes
+            // A middleware answered with a stream of its own: the payload needs the whole body.
+            case .stream(let stream): body = try await stream.collect(upTo: max(Self.maximumResponseSize ?? server.maximumResponseSize, 0))
+            }
         } catch {
             throw Self.transportFailure(error, request: request)
         }

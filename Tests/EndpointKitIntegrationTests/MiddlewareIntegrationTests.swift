@@ -200,12 +200,12 @@ import Testing
         /// From the first answer to the second attempt: the wait the retry policy chose.
         var wait: TimeInterval { sent.value[1].timeIntervalSince(answered.value[0]) }
 
-        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             sent.withLock { $0.append(Date()) }
             defer { answered.withLock { $0.append(Date()) } }
-            let (body, response) = try await next(request)
+            let (answer, response) = try await next(request, body)
             if let value = response.value(forHTTPHeaderField: "Retry-After") { retryAfter.withLock { $0.append(value) } }
-            return (body, response)
+            return (answer, response)
         }
     }
 

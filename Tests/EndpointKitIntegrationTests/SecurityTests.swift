@@ -69,10 +69,10 @@ import Testing
     struct SetsHeader: Middleware {
         let name: String
         let value: String
-        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             var request = request
             request.setValue(value, forHTTPHeaderField: name)
-            return try await next(request)
+            return try await next(request, body)
         }
     }
 

@@ -17,6 +17,12 @@ package struct PreparedRequest: Sendable {
     /// The `@QueryItem` properties as a query, for a call at a URL the server handed out.
     var placedQuery = ""
 
+    /// The body as middlewares see it first: the bytes of `httpBody`, or a stream of the body file.
+    var body: MessageBody? {
+        if let bodyFile { return .stream(ByteStream(file: ByteStream.File(url: bodyFile.url, keeper: bodyFile))) }
+        return request.httpBody.map(MessageBody.data)
+    }
+
     /// Streams a pending multipart body to its temporary file, off the cooperative threads.
     mutating func writePendingBody() async throws(EndpointError) {
         guard let pending = pendingBody else { return }

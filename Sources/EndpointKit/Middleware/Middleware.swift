@@ -7,38 +7,49 @@ import FoundationNetworking
 /// response on the way back, and may change, repeat or answer them.
 ///
 /// A server runs its ``Server/middlewares`` in order, the first one outermost. Each receives the
-/// request and `next`, which runs the rest of the chain (and finally the transport). Calling
-/// `next` more than once repeats the request, body included; not calling it answers without the
-/// network.
+/// request, its body and `next`, which runs the rest of the chain (and finally the transport).
+/// Calling `next` more than once repeats the request; not calling it answers without the network.
 ///
 /// ```swift
 /// struct RequestID: Middleware {
 ///     func intercept(
-///         _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
-///     ) async throws -> (Data, HTTPURLResponse) {
+///         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+///     ) async throws -> (MessageBody, HTTPURLResponse) {
 ///         var request = request
 ///         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-///         return try await next(request)
+///         return try await next(request, body)
 ///     }
 /// }
 ///
 /// var server = Server(origin: URL(string: "https://example.com")!)
 /// server.middlewares = [RequestLogger(), RetryPolicy(), RequestID()]
 /// ```
+///
+/// Bodies travel beside the request, as a ``MessageBody``: bytes, or a stream. A body in memory is
+/// also the request's `httpBody`, to read; to send another body, pass it to `next` (setting
+/// `httpBody` alone is refused with an ``EndpointError`` of kind
+/// ``EndpointError/Kind/invalidRequest``, as it would not reach the middlewares further in).
+/// A 2xx answer to a streaming call comes back as ``MessageBody/stream(_:)``: return it as it is
+/// to let the bytes reach the caller as they arrive.
 public protocol Middleware: Sendable {
-    /// The rest of the chain: send a request, get the response body and metadata.
-    typealias Next = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    /// The rest of the chain: send a request and its body, get the response's body and metadata.
+    typealias Next = @Sendable (URLRequest, MessageBody?) async throws -> (MessageBody, HTTPURLResponse)
 
     /// Handles one request: usually changes it, calls `next`, and looks at what comes back.
     ///
     /// Throw to fail the call: an ``EndpointError`` reaches the caller as it is, `CancellationError`
     /// stays a cancellation, and any other error becomes an ``EndpointError`` of kind
     /// ``EndpointError/Kind/transportFailed``.
+    ///
+    /// ```swift
+    /// let (answer, response) = try await next(request, body)
+    /// ```
     func intercept(
         _ request: URLRequest,
+        body: MessageBody?,
         context: MiddlewareContext,
         next: Next
-    ) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (MessageBody, HTTPURLResponse)
 }
 
 /// What a middleware knows about the call it serves.
@@ -65,12 +76,11 @@ public struct MiddlewareContext: Sendable {
     public let isRetryable: Bool
     /// Whether the call streams a 2xx body to its caller (a `ServerSentEvents`, `JSONLines` or
     /// `ByteStream` payload, or a download). A 2xx answer then reaches the middleware at its head,
-    /// with an empty `Data`: the bytes go to the caller as they arrive. A cache must not store
-    /// that empty body; a logger should not call it empty.
+    /// its body a ``MessageBody/stream(_:)`` whose bytes go to the caller as they arrive; another
+    /// status comes with its whole body as ``MessageBody/data(_:)``.
     ///
     /// ```swift
-    /// let (body, response) = try await next(request)
-    /// if !context.streamsResponse { cache.store(body, for: request) }
+    /// if context.streamsResponse { return try await next(request, body) }  // nothing to cache
     /// ```
     public let streamsResponse: Bool
 
@@ -99,7 +109,7 @@ public struct MiddlewareContext: Sendable {
         self.streamsResponse = streamsResponse
     }
 
-    /// Runs `operation` (the rest of the chain, usually `next(request)`) with the header `name`
+    /// Runs `operation` (the rest of the chain, usually `next(request, body)`) with the header `name`
     /// registered as a credential: it is then left out of a redirect to another origin, redacted by
     /// a ``RequestLogger`` further in, and never shown to a model in a tool result. The built-in
     /// authorization middlewares register what they set the same way.
@@ -107,7 +117,7 @@ public struct MiddlewareContext: Sendable {
     /// ```swift
     /// var signed = request
     /// signed.setValue(session.secret, forHTTPHeaderField: "X-Session")
-    /// return try await context.withCredential(header: "X-Session") { try await next(signed) }
+    /// return try await context.withCredential(header: "X-Session") { try await next(signed, body) }
     /// ```
     public func withCredential<Result>(header name: String, _ operation: () async throws -> Result) async rethrows -> Result {
         try await CallScope.withCredential(header: name, operation)
@@ -117,7 +127,7 @@ public struct MiddlewareContext: Sendable {
     /// ``withCredential(header:_:)`` does for a header.
     ///
     /// ```swift
-    /// return try await context.withCredential(queryParameter: "sig") { try await next(signed) }
+    /// return try await context.withCredential(queryParameter: "sig") { try await next(signed, body) }
     /// ```
     public func withCredential<Result>(queryParameter name: String, _ operation: () async throws -> Result) async rethrows -> Result {
         try await CallScope.withCredential(queryParameter: name, operation)

@@ -6,50 +6,58 @@ import FoundationNetworking
 /// Sends a prepared request through the server's middlewares and transport, with the timeout
 /// applied to each attempt and the response size limit in force.
 enum MiddlewareChain {
-    /// Sends `prepared` and returns the final answer. With a `handoff`, the call streams: a 2xx
-    /// answer is returned at its head with an empty body (what middlewares see) and its live body
-    /// left in `handoff`, while another status comes with its whole body as usual.
+    /// Sends `prepared` and returns the final answer. A `streaming` call's 2xx answer is returned
+    /// at its head, its body a live ``MessageBody/stream(_:)``; another status, and every answer
+    /// of a call that does not stream, comes with its whole body as ``MessageBody/data(_:)``.
     static func send<E: Endpoint>(
-        _ prepared: PreparedRequest, for endpoint: E, on server: Server, streamingInto handoff: StreamHandoff? = nil
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ prepared: PreparedRequest, for endpoint: E, on server: Server, streaming: Bool = false
+    ) async throws -> (MessageBody, HTTPURLResponse) {
         let transport = server.transport
-        let bodyFile = prepared.bodyFile  // kept alive until every attempt is done
         let timeout = try validTimeout(E.timeout ?? server.timeout, prepared: prepared)
         var scope = CallScope.current
         scope.maximumResponseSize = max(E.maximumResponseSize ?? server.maximumResponseSize, 0)
-        scope.uploadSize = bodyFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.url.path)[.size] as? Int64 }
         scope.timeout = timeout
-        if handoff != nil {
-            scope.streams = true
-            scope.idleTimeout = E.streaming.idleTimeout
-        }
+        if streaming { scope.idleTimeout = E.streaming.idleTimeout }
         let timesItself = transport is URLSessionTransport
-        let validates = !server.middlewares.isEmpty  // without middlewares, RequestBuilder validated it all
-        let attempt: Middleware.Next = { request in
-            if validates { try validate(request) }
-            if let observe = CallScope.current.observeAttempt { observe(request, CallScope.current) }
-            let exchange: @Sendable () async throws -> (Data, HTTPURLResponse) = {
-                if let handoff {
-                    let (stream, response) = try await transport.stream(request, bodyFile: bodyFile?.url, for: endpoint)
-                    reportUploaded(bodyFile: bodyFile, request: request, timesItself: timesItself)
+        let middlewares = server.middlewares
+        let preparedFile = prepared.bodyFile  // kept alive until every attempt is done
+        let preparedBytes = middlewares.isEmpty ? nil : prepared.request.httpBody
+        let attempt: Middleware.Next = { request, body in
+            // Without middlewares, the prepared request goes as it is: RequestBuilder validated it,
+            // and its body is the one prepared.
+            let outgoing = middlewares.isEmpty
+                ? Outgoing(request: request, bodyFile: preparedFile?.url, keeper: nil)
+                : try await Outgoing.checked(request, body: body, preparedBytes: preparedBytes)
+            if let observe = CallScope.current.observeAttempt { observe(outgoing.request, CallScope.current) }
+            let request = outgoing.request
+            let bodyFile = outgoing.bodyFile
+            defer { withExtendedLifetime(outgoing.keeper) {} }  // a spooled body file lives until the attempt ends
+            if streaming {
+                let open: @Sendable () async throws -> (MessageBody, HTTPURLResponse) = {
+                    let (stream, response) = try await transport.stream(request, bodyFile: bodyFile, for: endpoint)
+                    reportUploaded(request, bodyFile: bodyFile, timesItself: timesItself)
                     guard (200..<300).contains(response.statusCode) else {
-                        return (try await stream.collect(upTo: CallScope.current.maximumResponseSize ?? .max), response)
+                        return (.data(try await stream.collect(upTo: CallScope.current.maximumResponseSize ?? .max)), response)
                     }
-                    handoff.keep(stream, for: response)
-                    return (Data(), response)
+                    return (.stream(stream), response)
                 }
-                let answer = try await transport.send(request, bodyFile: bodyFile?.url, for: endpoint)
-                reportUploaded(bodyFile: bodyFile, request: request, timesItself: timesItself)
+                return timesItself ? try await open() : try await withTimeout(timeout, open)
+            }
+            // The whole answer as `Data` until the end: a plain call stays as cheap as it was.
+            let exchange: @Sendable () async throws -> (Data, HTTPURLResponse) = {
+                let answer = try await transport.send(request, bodyFile: bodyFile, for: endpoint)
+                reportUploaded(request, bodyFile: bodyFile, timesItself: timesItself)
                 if let limit = CallScope.current.maximumResponseSize, answer.0.count > limit {
                     throw TransportRefusal.tooLarge(limit: limit, response: answer.1)  // a transport that does not count
                 }
                 return answer
             }
             // URLSessionTransport times the attempt itself, from the moment its task starts.
-            return timesItself ? try await exchange() : try await withTimeout(timeout, exchange)
+            let (data, response) = timesItself ? try await exchange() : try await withTimeout(timeout, exchange)
+            return (.data(data), response)
         }
         return try await CallScope.$current.withValue(scope) {
-            guard !server.middlewares.isEmpty else { return try await attempt(prepared.request) }
+            guard !middlewares.isEmpty else { return try await attempt(prepared.request, nil) }
             let context = MiddlewareContext(
                 endpointName: EndpointError.operationName(of: E.self),
                 method: prepared.restful.method,
@@ -58,27 +66,27 @@ enum MiddlewareChain {
                 origin: server.origin,
                 requiresAuthorization: E.requiresAuthorization,
                 isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry,
-                streamsResponse: handoff != nil)
+                streamsResponse: streaming)
             var next = attempt
-            for middleware in server.middlewares.reversed() {
+            for middleware in middlewares.reversed() {
                 let inner = next
-                next = { request in try await middleware.intercept(request, context: context, next: inner) }
+                next = { request, body in try await middleware.intercept(request, body: body, context: context, next: inner) }
             }
-            return try await next(prepared.request)
+            return try await next(prepared.request, prepared.body)
         }
     }
 
     /// Reports the whole body as sent, for a transport that reports no upload progress of its own
     /// (anything but ``URLSessionTransport``).
-    private static func reportUploaded(bodyFile: TemporaryFile?, request: URLRequest, timesItself: Bool) {
+    private static func reportUploaded(_ request: URLRequest, bodyFile: URL?, timesItself: Bool) {
         guard !timesItself, let report = CallScope.current.uploadProgress else { return }
-        let size = request.httpBody.map { Int64($0.count) } ?? CallScope.current.uploadSize ?? 0
+        let size = Outgoing(request: request, bodyFile: bodyFile, keeper: nil).bodySize
         report(TransferProgress(completed: size, expected: size))
     }
 
     /// The request as middlewares left it must pass the same header rules as the endpoint's own
     /// headers: a middleware cannot inject a header line either.
-    private static func validate(_ request: URLRequest) throws(EndpointError) {
+    static func validate(_ request: URLRequest) throws(EndpointError) {
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             if let problem = HeaderRules.problem(name: name, value: value) {
                 throw EndpointError(

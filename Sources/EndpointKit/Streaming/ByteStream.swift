@@ -29,9 +29,18 @@ public struct ByteStream: AsyncSequence, Sendable {
     /// Stops the producer when the last copy of the stream goes away without being read.
     final class Owner: Sendable {
         let buffer: ChunkBuffer
+        private let claimed = Locked(false)
 
         init(buffer: ChunkBuffer) {
             self.buffer = buffer
+        }
+
+        /// Whether this is the first claim on the stream's one pass (a request body sent from it).
+        func claim() -> Bool {
+            claimed.withLock { claimed in
+                defer { claimed = true }
+                return !claimed
+            }
         }
 
         deinit {
@@ -40,12 +49,47 @@ public struct ByteStream: AsyncSequence, Sendable {
     }
 
     let owner: Owner
+    /// The file the stream reads, for a request body on disk: each reader reads it from its start,
+    /// and a transport may upload the file itself.
+    let file: File?
     /// Wraps a failure of the stream in the caller's error type (an ``EndpointError`` naming the
     /// call); set by the call.
     var failure: @Sendable (any Error) -> any Error = { $0 }
 
     init(buffer: ChunkBuffer) {
         owner = Owner(buffer: buffer)
+        file = nil
+    }
+
+    /// A file a stream reads, and what keeps it on disk (a temporary file is deleted with its
+    /// owner). A class: one reference keeps every stream, and every answer that carries one, small.
+    final class File: Sendable {
+        let url: URL
+        let keeper: TemporaryFile?
+
+        init(url: URL, keeper: TemporaryFile?) {
+            self.url = url
+            self.keeper = keeper
+        }
+    }
+
+    /// A stream of `file`'s contents, read in chunks of 64 KiB as the stream is read.
+    init(file: File) {
+        let buffer = ChunkBuffer(highWater: .max)
+        buffer.finish()
+        owner = Owner(buffer: buffer)  // not read: each reader opens the file anew
+        self.file = file
+    }
+
+    /// A stream of the file's contents, read in chunks as the stream is read. Unlike a stream
+    /// from the network, it can be read more than once, each time from the start: as a request
+    /// body in a middleware, it survives a retry.
+    ///
+    /// ```swift
+    /// return try await next(request, .stream(ByteStream(contentsOf: archiveURL)))
+    /// ```
+    public init(contentsOf url: URL) {
+        self.init(file: File(url: url, keeper: nil))
     }
 
     /// The stream, its failures wrapped by `wrap`.
@@ -65,6 +109,7 @@ public struct ByteStream: AsyncSequence, Sendable {
         buffer.append(data)
         buffer.finish()
         owner = Owner(buffer: buffer)
+        file = nil
     }
 
     /// A stream of the chunks `chunks` produces, for a transport of your own. The sequence is read
@@ -77,6 +122,7 @@ public struct ByteStream: AsyncSequence, Sendable {
         let pump = Locked<Task<Void, Never>?>(nil)
         let buffer = ChunkBuffer(onCancel: { pump.withLock { $0 }?.cancel() })
         owner = Owner(buffer: buffer)
+        file = nil
         let task = Task {
             do {
                 for try await chunk in chunks {
@@ -129,9 +175,13 @@ public struct ByteStream: AsyncSequence, Sendable {
         }
     }
 
-    /// Starts reading; a stream has one reader.
+    /// Starts reading; a stream from the network has one reader, a stream of a file reads it from
+    /// its start each time.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(reader: AsyncIterator.Reader(owner: owner), failure: failure)
+        if let file {
+            return ByteStream(FileChunks(url: file.url)).failing(with: failure).makeAsyncIterator()
+        }
+        return AsyncIterator(reader: AsyncIterator.Reader(owner: owner), failure: failure)
     }
 
     /// Reads the whole body into memory, failing once it passes `limit` bytes.

@@ -42,11 +42,20 @@ extension Endpoint {
     /// included) before anything is streamed.
     func openStream(_ prepared: PreparedRequest, on server: Server) async throws -> (ByteStream, HTTPURLResponse) {
         let request = prepared.request
-        let handoff = StreamHandoff()
-        let data: Data
+        let answer: MessageBody
         let response: HTTPURLResponse
+        let data: Data
         do {
-            (data, response) = try await MiddlewareChain.send(prepared, for: self, on: server, streamingInto: handoff)
+            (answer, response) = try await MiddlewareChain.send(prepared, for: self, on: server, streaming: true)
+            // A middleware may answer with bytes (from a cache, say); an error status is read whole.
+            switch answer {
+            case .stream(let stream) where (200..<300).contains(response.statusCode):
+                return (Self.naming(stream, request: request, response: response), response)
+            case .stream(let stream):
+                data = try await stream.collect(upTo: max(Self.maximumResponseSize ?? server.maximumResponseSize, 0))
+            case .data(let bytes):
+                data = bytes
+            }
         } catch {
             throw Self.transportFailure(error, request: request)
         }
@@ -59,11 +68,15 @@ extension Endpoint {
                 reason: "the server answered \(ResponseDecoder.statusText(response.statusCode))", request: request,
                 response: response, responseBody: data)  // not reached: decode throws for any status but 2xx
         }
-        let body = handoff.take(for: response) ?? ByteStream(data)
-        return (body.failing(with: { error in
-            let failure = Self.streamFailure(error, request: request, response: response)
+        return (Self.naming(ByteStream(data), request: request, response: response), response)
+    }
+
+    /// `stream`, its failures reported as this call's.
+    private static func naming(_ stream: ByteStream, request: URLRequest, response: HTTPURLResponse) -> ByteStream {
+        stream.failing(with: { error in
+            let failure = streamFailure(error, request: request, response: response)
             return (failure as? EndpointError)?.naming(Self.self) ?? failure
-        }), response)
+        })
     }
 
     /// The error a stream ends with, naming the call.

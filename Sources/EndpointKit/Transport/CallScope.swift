@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 /// Facts about the current call that a `URLRequest` cannot carry, for the transport and for
-/// middlewares deeper in the chain: the response size limit, the size of a body streamed from
-/// disk, and which headers and query parameters carry credentials.
+/// middlewares deeper in the chain: the response size limit, the timeouts, and which headers and
+/// query parameters carry credentials.
 ///
 /// It is a task-local value: ``MiddlewareChain`` sets the limits around the middleware chain, and each
 /// authorization middleware adds the names it sets around the rest of the chain, so a
@@ -14,12 +14,8 @@ import FoundationNetworking
 package struct CallScope: Sendable {
     /// The most response bytes to keep; `nil` for no limit.
     var maximumResponseSize: Int?
-    /// The size of the body file, when the body is streamed from disk.
-    var uploadSize: Int64?
     /// How long one attempt may take, in seconds; `nil` for no limit.
     var timeout: TimeInterval?
-    /// Whether the call streams its 2xx body to the caller: middlewares see an empty body then.
-    var streams = false
     /// The longest a stream may stay silent while its reader waits, in seconds.
     var idleTimeout: TimeInterval?
     /// Told how much of the request body has been sent.

@@ -107,10 +107,10 @@ import Testing
 
     struct SetAuthorization: Middleware {
         let tokens: Locked<String>
-        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             var request = request
             request.setValue("Bearer \(tokens.value)", forHTTPHeaderField: "Authorization")
-            return try await next(request)
+            return try await next(request, body)
         }
     }
 

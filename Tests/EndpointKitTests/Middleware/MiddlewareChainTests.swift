@@ -14,12 +14,12 @@ import Testing
     struct Tagging: Middleware {
         let name: String
         let seen: Locked<[String]>
-        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             var request = request
             let trail = request.value(forHTTPHeaderField: "X-Trail").map { $0 + "," } ?? ""
             request.setValue(trail + name, forHTTPHeaderField: "X-Trail")
             seen.withLock { $0.append("\(name) \(context.endpointName) \(context.method) \(context.pathTemplate) v\(context.version) auth=\(context.requiresAuthorization) retry=\(context.isRetryable)") }
-            let answer = try await next(request)
+            let answer = try await next(request, body)
             seen.withLock { $0.append("back through \(name)") }
             return answer
         }
@@ -50,8 +50,8 @@ import Testing
 
     /// Answers without calling the transport.
     struct Canned: Middleware {
-        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
-            (Data(#"{"balance":9}"#.utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "application/json"])!)
+        func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
+            (.data(Data(#"{"balance":9}"#.utf8)), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "application/json"])!)
         }
     }
 
@@ -70,9 +70,9 @@ import Testing
 
     /// Sends every request twice.
     struct Twice: Middleware {
-        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
-            _ = try await next(request)
-            return try await next(request)
+        func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
+            _ = try await next(request, body)
+            return try await next(request, body)
         }
     }
 
@@ -98,7 +98,7 @@ import Testing
 
     struct Failing: Middleware {
         let error: any Error
-        func intercept(_ request: URLRequest, context: MiddlewareContext, next: Next) async throws -> (Data, HTTPURLResponse) {
+        func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             throw error
         }
     }

@@ -12,12 +12,12 @@ import Testing
 
 struct RequestID: Middleware {
     func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Middleware.Next
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
         var request = request
         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-        let (body, response) = try await next(request)
+        let (answer, response) = try await next(request, body)
         if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
-        return (body, response)
+        return (answer, response)
     }
 }

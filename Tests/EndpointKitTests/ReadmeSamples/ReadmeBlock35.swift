@@ -10,16 +10,17 @@ import FoundationNetworking
 #endif
 import Testing
 
-@Test func `purchase returns the new balance`() async throws {
-    let stubs = StubTransport()
-    stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) } // a typed value
-    stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)                 // bytes, real decoder
-    stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)                       // an HTTP error
+func readmeBlock35Part1() async throws {
+var api = Server(origin: URL(string: "https://example.com")!)
+api.timeout = 30                        // seconds per attempt (default 60); nil for none
+api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
+_ = api
+}
 
-    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
-    let balance = try await Server.withDefault(server) {
-        try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
-    }
-    #expect(balance == 200)
-    #expect(stubs.calls(to: PurchaseCheer.self).map(\.transactionId) == [1])   // the endpoint values, typed
+struct ExportReport: Endpoint {
+    static var timeout: TimeInterval? { 300 }
+    static var maximumResponseSize: Int? { 512 << 20 }
+    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
+    let id: Int
+    typealias ReturnPayloadType = Data
 }

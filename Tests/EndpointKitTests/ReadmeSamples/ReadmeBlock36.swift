@@ -10,11 +10,16 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock36Part1(stubs: StubTransport, server: Server) async throws {
-stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
-let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
-#expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy
-stubs.on(PurchaseCheer.self, .failure(URLError(.notConnectedToInternet)))
-stubs.on(DeleteCheer.self, .status(204).delayed(by: .infinity))          // hangs until cancelled or timed out
-_ = retried
+@Test func `purchase returns the new balance`() async throws {
+    let stubs = StubTransport()
+    stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) } // a typed value
+    stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)                 // bytes, real decoder
+    stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)                       // an HTTP error
+
+    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+    let balance = try await Server.withDefault(server) {
+        try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
+    }
+    #expect(balance == 200)
+    #expect(stubs.calls(to: PurchaseCheer.self).map(\.transactionId) == [1])   // the endpoint values, typed
 }

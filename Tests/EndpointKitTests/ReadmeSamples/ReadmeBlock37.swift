@@ -11,9 +11,10 @@ import FoundationNetworking
 import Testing
 
 func readmeBlock37Part1(stubs: StubTransport, server: Server) async throws {
-stubs.on(PurchaseCheer.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(balance: 200)))
-stubs.on(RefreshToken.self, .value(.init(accessToken: "new", refreshToken: "r2", expiresIn: 3600)))
-let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
-#expect(stubs.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", nil, "Bearer new"])
-_ = balance
+stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
+let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
+#expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy
+stubs.on(PurchaseCheer.self, .failure(URLError(.notConnectedToInternet)))
+stubs.on(DeleteCheer.self, .status(204).delayed(by: .infinity))          // hangs until cancelled or timed out
+_ = retried
 }

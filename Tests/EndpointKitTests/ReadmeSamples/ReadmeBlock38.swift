@@ -10,9 +10,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock38Part1(stubs: StubTransport) async throws {
-stubs.on(ChatCompletion.self, .events([
-    ServerSentEvent(data: #"{"choices":[{"delta":{"content":"Hi"}}]}"#),
-    ServerSentEvent(data: "[DONE]"),
-], interval: 0.05))
+func readmeBlock38Part1(stubs: StubTransport, server: Server) async throws {
+stubs.on(PurchaseCheer.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(balance: 200)))
+stubs.on(RefreshToken.self, .value(.init(accessToken: "new", refreshToken: "r2", expiresIn: 3600)))
+let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
+#expect(stubs.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", nil, "Bearer new"])
+_ = balance
 }

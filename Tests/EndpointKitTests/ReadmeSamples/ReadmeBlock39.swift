@@ -10,12 +10,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
-    /// Answers from stubs, after a short wait, like a phone on a good network.
-    static var preview: Server {
-        let stubs = StubTransport()
-        stubs.on(ListBranches.self, .json(#"[{"name":"main","protected":true}]"#).delayed(by: 0.3))
-        stubs.on(PurchaseCheer.self, .value(.init(balance: 1_200)))
-        return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
-    }
+func readmeBlock39Part1(stubs: StubTransport) async throws {
+stubs.on(ChatCompletion.self, .events([
+    ServerSentEvent(data: #"{"choices":[{"delta":{"content":"Hi"}}]}"#),
+    ServerSentEvent(data: "[DONE]"),
+], interval: 0.05))
 }

@@ -10,9 +10,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock42Part1(origin: URL) async throws {
-let configuration = URLSessionConfiguration.ephemeral
-configuration.timeoutIntervalForResource = 30   // seconds for the whole exchange
-let server = Server(origin: origin, transport: URLSessionTransport(configuration: configuration))
-_ = (configuration, server)
+func readmeBlock42Part1() async throws {
+let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Recordings")
+let mode: ReplayTransport.Mode = ProcessInfo.processInfo.environment["RECORD"] == nil ? .replay : .record()
+let staging = Server(origin: URL(string: "https://staging.reiterate.app")!,
+                     transport: ReplayTransport(directory: recordings, mode: mode))
+_ = (recordings, mode, staging)
 }

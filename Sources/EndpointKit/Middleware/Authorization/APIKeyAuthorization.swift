@@ -49,16 +49,16 @@ public struct APIKeyAuthorization: Middleware {
     ///   or the key holds CR, LF or another control character, or when the URL with the key
     ///   cannot be built. The call is never sent without its key.
     public func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Next
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
         guard context.requiresAuthorization, context.isSameOrigin(request.url), let url = request.url else {
-            return try await next(request)
+            return try await next(request, body)
         }
         switch placement {
         case .header(let name):
-            guard request.value(forHTTPHeaderField: name) == nil else { return try await next(request) }
+            guard request.value(forHTTPHeaderField: name) == nil else { return try await next(request, body) }
             let authorized = try Credentials.setting(value, forHeader: name, in: request)
-            return try await context.withCredential(header: name) { try await next(authorized) }
+            return try await context.withCredential(header: name) { try await next(authorized, body) }
         case .query(let name):
             let pair = PercentEncoding.encode(name) + "=" + PercentEncoding.encode(value)
             var text = url.absoluteString
@@ -72,7 +72,7 @@ public struct APIKeyAuthorization: Middleware {
             }
             var authorized = request
             authorized.url = keyed
-            return try await context.withCredential(queryParameter: name) { try await next(authorized) }
+            return try await context.withCredential(queryParameter: name) { try await next(authorized, body) }
         }
     }
 }

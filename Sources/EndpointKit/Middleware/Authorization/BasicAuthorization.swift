@@ -25,9 +25,9 @@ public struct BasicAuthorization: Middleware {
 
     /// Adds the header when the call requires authorization and goes to the server's origin.
     public func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Next
-    ) async throws -> (Data, HTTPURLResponse) {
-        guard Credentials.apply(to: request, context: context) else { return try await next(request) }
-        return try await next(Credentials.setting(value, in: request))
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
+        guard Credentials.apply(to: request, context: context) else { return try await next(request, body) }
+        return try await next(Credentials.setting(value, in: request), body)
     }
 }

@@ -42,12 +42,12 @@ public struct BearerAuthorization: Middleware {
     ///   control character: Foundation would drop such a header silently and send the request
     ///   unauthenticated.
     public func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Next
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
         guard Credentials.apply(to: request, context: context), let token = try await token() else {
-            return try await next(request)
+            return try await next(request, body)
         }
-        return try await next(Credentials.setting("Bearer \(token)", in: request))
+        return try await next(Credentials.setting("Bearer \(token)", in: request), body)
     }
 }
 

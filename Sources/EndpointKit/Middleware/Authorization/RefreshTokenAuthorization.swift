@@ -84,18 +84,18 @@ public final class RefreshTokenAuthorization: Middleware {
 
     /// Authorizes the request, refreshing the token before it (known expiry) or after a 401.
     public func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Next
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
         guard Credentials.apply(to: request, context: context), !TokenSession.isRefreshing,
               let tokens = try await session.tokensForRequest()
-        else { return try await next(request) }
+        else { return try await next(request, body) }
         try Task.checkCancellation()
-        let answer = try await next(Credentials.setting("Bearer \(tokens.accessToken)", in: request))
+        let answer = try await next(Credentials.setting("Bearer \(tokens.accessToken)", in: request), body)
         guard answer.1.statusCode == 401,
               let fresh = try await session.tokens(replacing: tokens.accessToken),
               fresh.accessToken != tokens.accessToken
         else { return answer }
         try Task.checkCancellation()
-        return try await next(Credentials.setting("Bearer \(fresh.accessToken)", in: request))
+        return try await next(Credentials.setting("Bearer \(fresh.accessToken)", in: request), body)
     }
 }

@@ -80,12 +80,13 @@ public final class HTTPCache: Middleware {
 
     /// Adds validators for a stored answer, and turns a `304` into it.
     public func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Next
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
+        // A streamed body is the caller's, read as it arrives: there is nothing to keep.
         guard (request.httpMethod ?? "GET") == "GET", !context.streamsResponse, let url = request.url,
               request.value(forHTTPHeaderField: "If-None-Match") == nil,
               request.value(forHTTPHeaderField: "If-Modified-Since") == nil else {
-            return try await next(request)
+            return try await next(request, body)
         }
         var hasher = Hasher()
         hasher.combine(request.value(forHTTPHeaderField: "Authorization"))
@@ -102,7 +103,7 @@ public final class HTTPCache: Middleware {
             if let etag = stored.etag { conditional.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let date = stored.lastModified { conditional.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
         }
-        let (body, response) = try await next(conditional)
+        let (answer, response) = try await next(conditional, body)
         if response.statusCode == 304, let stored {
             var headers = stored.headers
             for case (let name as String, let value as String) in response.allHeaderFields
@@ -110,14 +111,14 @@ public final class HTTPCache: Middleware {
                 HeaderRules.set(value, for: name, in: &headers)  // RFC 9111 §4.3.4: the 304's headers update the stored ones
             }
             guard let fresh = HTTPURLResponse(url: response.url ?? url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers) else {
-                return (body, response)
+                return (answer, response)
             }
-            return (stored.body, fresh)
+            return (.data(stored.body), fresh)
         }
-        if response.statusCode == 200 {
-            store(body, response: response, key: key)
+        if response.statusCode == 200, case .data(let bytes) = answer {
+            store(bytes, response: response, key: key)
         }
-        return (body, response)
+        return (answer, response)
     }
 
     /// Headers that describe the 304's own (empty) body, not the stored one.

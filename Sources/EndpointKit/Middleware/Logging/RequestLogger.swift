@@ -62,15 +62,16 @@ public struct RequestLogger: Middleware {
 
     /// Logs the request, passes it on, and logs the response or the failure.
     public func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Next
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
         let method = request.httpMethod ?? "GET"
         let target = redaction.pathAndQuery(of: request.url)
-        let bodySize = request.httpBody.map { Int64($0.count) } ?? CallScope.current.uploadSize  // in memory, or streamed from a file
-        var line = "--> \(method) \(target)" + (bodySize.map { " (\($0)-byte body)" } ?? "")
+        var line = "--> \(method) \(target)" + (body?.count.map { " (\($0)-byte body)" } ?? "")
         if verbose {
             line += headerLines(request.allHTTPHeaderFields ?? [:])
-            line += bodyLines(request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+            if case .data(let bytes) = body {
+                line += bodyLines(bytes, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+            }
         }
         sink(line)
         if logsCURL { sink(curlCommand(for: request)) }
@@ -78,19 +79,22 @@ public struct RequestLogger: Middleware {
         let started = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
         do {
-            let (body, response) = try await next(request)
-            // A streamed 2xx body has not arrived yet: the line marks the head.
-            let streamed = context.streamsResponse && (200..<300).contains(response.statusCode)
+            let (answer, response) = try await next(request, body)
             var line = "<-- \(ResponseDecoder.statusText(response.statusCode)) \(method) \(target) (\(elapsed()), "
-                + (streamed ? "body streaming)" : "\(body.count)-byte body)")
+            switch answer {
+            case .data(let bytes): line += "\(bytes.count)-byte body)"
+            case .stream: line += "body streaming)"  // it has not arrived yet: the line marks the head
+            }
             if verbose {
                 var headers: [String: String] = [:]
                 for case (let name as String, let value as String) in response.allHeaderFields { headers[name] = value }
                 line += headerLines(headers)
-                line += bodyLines(body, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+                if case .data(let bytes) = answer {
+                    line += bodyLines(bytes, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+                }
             }
             sink(line)
-            return (body, response)
+            return (answer, response)
         } catch {
             let reason = error is CancellationError ? "cancelled" : (error as? URLError)?.explanation ?? "\(error)"
             sink("<-- failed \(method) \(target) (\(elapsed())): \(reason)")

@@ -77,19 +77,19 @@ public struct RetryPolicy: Middleware {
     /// - Throws: ``EndpointError/Kind/invalidRequest`` before sending anything when a setting is
     ///   nonsensical: a negative or NaN delay, multiplier or jitter.
     public func intercept(
-        _ request: URLRequest, context: MiddlewareContext, next: Next
-    ) async throws -> (Data, HTTPURLResponse) {
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
         if let problem = configurationProblem {
             throw EndpointError(
                 kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
                 reason: "the RetryPolicy cannot be used: \(problem)", request: request)
         }
-        guard context.isRetryable else { return try await next(request) }
+        guard context.isRetryable else { return try await next(request, body) }
         var attempt = 1
         while true {
             let wait: TimeInterval
             do {
-                let answer = try await next(request)
+                let answer = try await next(request, body)
                 guard attempt < maximumAttempts, retryableStatuses.contains(answer.1.statusCode) else {
                     return answer
                 }
