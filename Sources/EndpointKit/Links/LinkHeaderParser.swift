@@ -7,8 +7,8 @@ import Foundation
 /// grammar is dropped up to the next top-level comma; the parser never reads past the value, so
 /// its cost is linear in the header's length.
 enum LinkHeaderParser {
-    static func links(in header: String, base: URL?) -> [Link] {
-        var links: [Link] = []
+    static func links(in header: String, base: URL?) -> [WebLink] {
+        var links: [WebLink] = []
         var scanner = Scanner(bytes: Array(header.utf8))
         while !scanner.isAtEnd {
             scanner.skip { $0 == UInt8(ascii: ",") || isWhitespace($0) }
@@ -21,7 +21,7 @@ enum LinkHeaderParser {
         return links
     }
 
-    private static func parseLink(_ scanner: inout Scanner, base: URL?) -> Link? {
+    private static func parseLink(_ scanner: inout Scanner, base: URL?) -> WebLink? {
         guard scanner.take(UInt8(ascii: "<")), let target = scanner.read(until: UInt8(ascii: ">")) else { return nil }
         var relations: [String] = []
         var parameters: [String: String] = [:]
@@ -48,7 +48,7 @@ enum LinkHeaderParser {
             }
         }
         guard let url = PercentEncoding.resolve(target, against: base) else { return nil }
-        return Link(url: url, relations: relations, parameters: parameters)
+        return WebLink(url: url, relations: relations, parameters: parameters)
     }
 
     fileprivate static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -11,9 +11,9 @@ extension Response {
     /// let page = try await ListBranches(owner: "apple", repo: "swift").callWithMetadata()
     /// let next = page.links["next"]?.url   // call it with `call(at:)`
     /// ```
-    public var links: Links {
-        guard let header = value(forHeader: "Link") else { return Links() }
-        return Links(header: header, base: httpResponse.url ?? request.url)
+    public var links: WebLinks {
+        guard let header = value(forHeader: "Link") else { return WebLinks() }
+        return WebLinks(header: header, base: httpResponse.url ?? request.url)
     }
 
     /// The response's `Location` header as a URL, resolved against the response's URL (a

@@ -55,14 +55,14 @@ import Testing
 
     @Test(arguments: cases)
     func `links parse as RFC 8288 says`(example: Case) {
-        let links = Links(header: example.header, base: Self.base)
+        let links = WebLinks(header: example.header, base: Self.base)
         #expect(links.map(\.url.absoluteString) == example.links.map(\.url))
         #expect(links.map(\.relations) == example.links.map(\.relations))
         #expect(links.map(\.parameters) == example.links.map(\.parameters))
     }
 
     @Test func `a relation is looked up in any case, the first match wins`() {
-        let links = Links(header: #"<https://x.test/1>; rel="next", <https://x.test/2>; rel="Next last""#, base: nil)
+        let links = WebLinks(header: #"<https://x.test/1>; rel="next", <https://x.test/2>; rel="Next last""#, base: nil)
         #expect(links["NEXT"]?.url.absoluteString == "https://x.test/1")
         #expect(links["last"]?.url.absoluteString == "https://x.test/2")
         #expect(links["prev"] == nil)
@@ -71,6 +71,6 @@ import Testing
 
     @Test func `a huge header parses in one pass`() {
         let header = Array(repeating: #"<https://x.test/p>; rel="item"; title="a, b""#, count: 20_000).joined(separator: ", ")
-        #expect(Links(header: header, base: nil).count == 20_000)
+        #expect(WebLinks(header: header, base: nil).count == 20_000)
     }
 }

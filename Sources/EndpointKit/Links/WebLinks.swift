@@ -12,15 +12,15 @@ import Foundation
 /// ```
 ///
 /// A malformed link is skipped, never guessed at; the others still count.
-public struct Links: RandomAccessCollection, Hashable, Sendable {
-    private let links: [Link]
+public struct WebLinks: RandomAccessCollection, Hashable, Sendable {
+    private let links: [WebLink]
 
     /// Creates a collection of links.
     ///
     /// ```swift
-    /// let links = Links([Link(url: next, relations: ["next"])])
+    /// let links = WebLinks([WebLink(url: next, relations: ["next"])])
     /// ```
-    public init(_ links: [Link] = []) {
+    public init(_ links: [WebLink] = []) {
         self.links = links
     }
 
@@ -28,7 +28,7 @@ public struct Links: RandomAccessCollection, Hashable, Sendable {
     /// target against `base`, the URL of the response.
     ///
     /// ```swift
-    /// let links = Links(header: #"</items?page=2>; rel="next""#, base: URL(string: "https://example.com/items")!)
+    /// let links = WebLinks(header: #"</items?page=2>; rel="next""#, base: URL(string: "https://example.com/items")!)
     /// links["next"]?.url  // https://example.com/items?page=2
     /// ```
     public init(header: String, base: URL?) {
@@ -36,7 +36,7 @@ public struct Links: RandomAccessCollection, Hashable, Sendable {
     }
 
     /// The first link with the relation type `relation` (compared without regard to case), or `nil`.
-    public subscript(relation: String) -> Link? {
+    public subscript(relation: String) -> WebLink? {
         let wanted = relation.lowercased()
         return links.first { $0.relations.contains(wanted) }
     }
@@ -46,5 +46,5 @@ public struct Links: RandomAccessCollection, Hashable, Sendable {
     /// The position past the last link.
     public var endIndex: Int { links.endIndex }
     /// The link at `position`.
-    public subscript(position: Int) -> Link { links[position] }
+    public subscript(position: Int) -> WebLink { links[position] }
 }

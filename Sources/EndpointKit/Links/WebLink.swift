@@ -7,7 +7,7 @@ import Foundation
 /// // Link: <https://api.github.com/repositories/1/branches?page=2>; rel="next"
 /// let next: URL? = response.links["next"]?.url
 /// ```
-public struct Link: Hashable, Sendable {
+public struct WebLink: Hashable, Sendable {
     /// The target, resolved against the URL of the response that carried it.
     public let url: URL
     /// The relation types, lowercased: `["next"]`, or several for `rel="next last"`.
@@ -19,7 +19,7 @@ public struct Link: Hashable, Sendable {
     /// Creates a link; EndpointKit creates these for you when it parses a header.
     ///
     /// ```swift
-    /// let link = Link(url: URL(string: "https://example.com/page/2")!, relations: ["next"])
+    /// let link = WebLink(url: URL(string: "https://example.com/page/2")!, relations: ["next"])
     /// ```
     public init(url: URL, relations: [String], parameters: [String: String] = [:]) {
         self.url = url
