@@ -127,7 +127,10 @@ package enum RequestBuilder {
             if HeaderRules.sameName(name, "Content-Type") { endpointContentType = value }
         }
 
-        var prepared = PreparedRequest(request: URLRequest(url: url), restful: restful, prefix: base.prefix)
+        // Never answered from a URL cache: HTTPCache revalidates with the server (see
+        // URLSessionTransport.makeConfiguration()).
+        var prepared = PreparedRequest(
+            request: URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData), restful: restful, prefix: base.prefix)
         if !parameters.placedQueryIndices.isEmpty {
             let items = parameters.placedQueryIndices.map { parameters.queryItems[$0] }
             var lists: [Int: [String]] = [:]

@@ -51,8 +51,15 @@ public final class URLSessionTransport: HTTPTransport {
     private let delegate: SessionDelegate
     private let deadline: TimeInterval
 
-    /// A new `.ephemeral` configuration with EndpointKit's connection limit, to adjust and pass to
-    /// ``init(configuration:maximumRedirects:)``.
+    /// A new `.ephemeral` configuration with EndpointKit's connection limit and no URL cache, to
+    /// adjust and pass to ``init(configuration:maximumRedirects:)``.
+    ///
+    /// On Apple platforms an ephemeral configuration still has an in-memory `URLCache` that
+    /// answers by heuristic freshness: a repeated GET could be answered with nothing sent, and a
+    /// `304` could reach ``HTTPCache`` rewritten as a `200`. EndpointKit caches with
+    /// ``HTTPCache``, by the server's validators, so the session keeps nothing
+    /// (`urlCache = nil`) and looks at no local data (`.reloadIgnoringLocalCacheData`); each request
+    /// EndpointKit builds asks for the same.
     ///
     /// ```swift
     /// let configuration = URLSessionTransport.makeConfiguration()
@@ -61,6 +68,8 @@ public final class URLSessionTransport: HTTPTransport {
     public static func makeConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = defaultMaximumConnectionsPerHost
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         return configuration
     }
 
