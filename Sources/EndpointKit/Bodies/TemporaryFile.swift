@@ -8,7 +8,7 @@ final class TemporaryFile: Sendable {
     init() throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("EndpointKit-\(UUID().uuidString).multipart")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        guard FileProtection.createFile(atPath: url.path) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
     }

@@ -27,7 +27,7 @@ final class ChunkBuffer: Sendable {
 
         init() throws {
             url = FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-stream-\(UUID().uuidString)")
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            guard FileProtection.createFile(atPath: url.path) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
             }
             handle = try FileHandle(forUpdating: url)

@@ -133,7 +133,7 @@ struct DownloadFile: Sendable {
     private func saveValidator(of response: HTTPURLResponse, total: Int64?) {
         guard resumable else { return }
         if let validator = Self.validator(of: response) {
-            try? Data((validator + "\n" + (total.map(String.init) ?? "")).utf8).write(to: validatorFile, options: .atomic)
+            try? Data((validator + "\n" + (total.map(String.init) ?? "")).utf8).write(to: validatorFile, options: FileProtection.writingOptions(.atomic))
         } else {
             try? FileManager.default.removeItem(at: validatorFile)  // nothing to resume with
         }
@@ -144,7 +144,7 @@ struct DownloadFile: Sendable {
         progress: ProgressThrottle?
     ) async throws {
         if offset == 0 {
-            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            guard FileProtection.createFile(atPath: partial.path) else {
                 throw EndpointError(
                     kind: .invalidRequest, endpoint: label, reason: "the file \(partial.path) could not be created")
             }
