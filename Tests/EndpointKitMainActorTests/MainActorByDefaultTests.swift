@@ -12,14 +12,14 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct PurchaseCheer: Endpoint {
+nonisolated struct BuyCheer: Endpoint {
     let endpoint = Restful(.post, "purchase_cheer", version: 2)
     let identifier: String
     let transactionId: UInt64
-    typealias ReturnPayloadType = Cheer
+    typealias ReturnPayloadType = CheerBalance
 }
 
-nonisolated struct Cheer: Decodable, Sendable {
+nonisolated struct CheerBalance: Decodable, Sendable {
     let balance: Int
 }
 
@@ -69,7 +69,7 @@ final class Wallet {
         let server = Server(origin: URL(string: "https://reiterate.app")!, transport: transport, encoder: encoder)
         let wallet = Wallet()
         wallet.balance = try await Server.withDefault(server) {
-            try await PurchaseCheer(identifier: "cheer.large", transactionId: 7).response.balance
+            try await BuyCheer(identifier: "cheer.large", transactionId: 7).response.balance
         }
         #expect(wallet.balance == 42)
         #expect(transport.body == #"{"identifier":"cheer.large","transaction_id":7}"#)
@@ -90,10 +90,10 @@ final class BalanceModel {
 
 extension Server {
     /// The preview server of README's "Previews": stubs with a typed value and a delay.
-    static var preview: Server {
+    static var walletPreview: Server {
         let stubs = StubTransport()
         stubs.on(Balance.self, .value(.init(balance: 1_200)).delayed(by: 0.01))
-        stubs.on(PurchaseCheer.self) { call in Cheer(balance: Int(call.transactionId)) }
+        stubs.on(BuyCheer.self) { call in CheerBalance(balance: Int(call.transactionId)) }
         return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
     }
 }
@@ -101,14 +101,14 @@ extension Server {
 @Suite struct MainActorStubTests {
     @Test func `a main-actor view model loads from a stubbed server, as in a preview`() async throws {
         let model = BalanceModel()
-        try await Server.withDefault(.preview) {
+        try await Server.withDefault(.walletPreview) {
             try await model.load()
         }
         #expect(model.balance == 1_200)
     }
 
     @Test func `a typed stub with a closure works from main-actor code`() async throws {
-        let balance = try await PurchaseCheer(identifier: "a", transactionId: 7).call(on: .preview).balance
+        let balance = try await BuyCheer(identifier: "a", transactionId: 7).call(on: .walletPreview).balance
         #expect(balance == 7)
     }
 }

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
 
-/// Every Swift block of README.md is compiled, as written: `.ci/readme-samples` copies each one into
-/// ReadmeSamples/ReadmeBlockNN.swift, in this target. These tests fail when README and those files
-/// disagree, so a sample cannot change without being compiled again.
+/// Every Swift block of README.md is compiled, as written, twice: `.ci/readme-samples` copies each
+/// one into ReadmeSamples/ReadmeBlockNN.swift in this target and in EndpointKitMainActorTests (built
+/// as a new Xcode 26 app target is). These tests fail when README and those files disagree, so a
+/// sample cannot change without being compiled again in both.
 @Suite struct ReadmeSampleTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let samples = root.appendingPathComponent("Tests/EndpointKitTests/ReadmeSamples")
+    static let sampleFolders = ["EndpointKitTests", "EndpointKitMainActorTests"].map {
+        root.appendingPathComponent("Tests/\($0)/ReadmeSamples")
+    }
     static let fix = "edit README.md, then run `python3 .ci/readme-samples`"
 
     /// README's Swift blocks, numbered from 1, with the HTML comment on the line before each fence.
@@ -30,30 +33,34 @@ import Testing
     @Test func `every README Swift block is in a compiled file, line for line and in order`() throws {
         let blocks = try Self.blocks()
         #expect(blocks.count >= 15)
-        for block in blocks where !block.marker.hasPrefix("<!-- sample not compiled: ") {
-            let name = String(format: "ReadmeBlock%02d.swift", block.number)
-            let file = Self.samples.appendingPathComponent(name)
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-                Issue.record("README's Swift block \(block.number) has no \(name): \(Self.fix)")
-                continue
-            }
-            var compiled = text.components(separatedBy: "\n")[...]
-            for line in block.lines {
-                guard let found = compiled.firstIndex(of: line) else {
-                    Issue.record("README's Swift block \(block.number) differs from \(name) at \"\(line)\": \(Self.fix)")
-                    break
+        for folder in Self.sampleFolders {
+            for block in blocks where !block.marker.hasPrefix("<!-- sample not compiled: ") {
+                let name = String(format: "ReadmeBlock%02d.swift", block.number)
+                guard let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) else {
+                    Issue.record("README's Swift block \(block.number) has no \(name) in \(folder.path): \(Self.fix)")
+                    continue
                 }
-                compiled = compiled[(found + 1)...]
+                var compiled = text.components(separatedBy: "\n")[...]
+                for line in block.lines {
+                    guard let found = compiled.firstIndex(of: line) else {
+                        Issue.record("README's Swift block \(block.number) differs from \(name) in \(folder.path) at \"\(line)\": \(Self.fix)")
+                        break
+                    }
+                    compiled = compiled[(found + 1)...]
+                }
             }
         }
     }
 
     @Test func `no compiled sample is left over from a block README no longer has`() throws {
         let compiledNumbers = Set(try Self.blocks().filter { !$0.marker.hasPrefix("<!-- sample not compiled: ") }.map(\.number))
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.samples.path).filter { $0.hasPrefix("ReadmeBlock") }
-        for file in files {
-            let number = Int(file.dropFirst("ReadmeBlock".count).prefix(2)) ?? 0
-            #expect(compiledNumbers.contains(number), "\(file) matches no compiled README block: \(Self.fix)")
+        for folder in Self.sampleFolders {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("ReadmeBlock") }
+            #expect(files.count == compiledNumbers.count, "\(folder.path)")
+            for file in files {
+                let number = Int(file.dropFirst("ReadmeBlock".count).prefix(2)) ?? 0
+                #expect(compiledNumbers.contains(number), "\(file) matches no compiled README block: \(Self.fix)")
+            }
         }
     }
 

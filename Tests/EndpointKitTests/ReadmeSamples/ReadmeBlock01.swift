@@ -16,7 +16,7 @@ func readmeBlock01Part1(id: String, tid: UInt64) async throws {
 Server.default = Server(origin: URL(string: "https://reiterate.app")!)   // once, at start-up
 }
 
-struct PurchaseCheer: Endpoint {
+nonisolated struct PurchaseCheer: Endpoint {
     let endpoint = Restful(.post, "purchase_cheer", version: 2)   // POST /api/v2/purchase_cheer
     let identifier: String
     let transactionId: UInt64

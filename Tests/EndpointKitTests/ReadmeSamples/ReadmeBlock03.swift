@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct ListBranches: Endpoint {                                  // GitHub-style, unversioned
+nonisolated struct ListBranches: Endpoint {                      // GitHub-style, unversioned
     var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/branches") }
     let owner: String
     let repo: String
@@ -18,7 +18,7 @@ struct ListBranches: Endpoint {                                  // GitHub-style
     typealias ReturnPayloadType = [Branch]
 }
 
-struct Branch: Decodable, Sendable {                             // the payload: JSON in snake_case
+nonisolated struct Branch: Decodable, Sendable {                 // the payload: JSON in snake_case
     let name: String
     let protected: Bool
 }

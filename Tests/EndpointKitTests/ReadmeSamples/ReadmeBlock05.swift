@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct PostComment: Endpoint {
+struct PostComment: nonisolated Endpoint {
     let endpoint = Restful(.post, "posts/{postId}/comments")   // POST /api/v1/posts/7/comments?notify=true
     let postId: Int
     @QueryItem var notify: Bool

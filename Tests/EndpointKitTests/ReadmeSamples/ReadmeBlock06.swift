@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct Greeting: Endpoint {
+struct Greeting: nonisolated Endpoint {
     static var headers: [String: String] { ["Accept-Language": "fr"] }   // over the server's
     var endpoint: Restful { Restful(.get, "greeting") }
     @HeaderField("Accept-Language") var language: String? = nil         // over both, when set

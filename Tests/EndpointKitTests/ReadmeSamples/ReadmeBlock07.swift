@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct SignIn: Endpoint {
+nonisolated struct SignIn: Endpoint {
     let endpoint = Restful(.post, "oauth/token", body: .form)   // grant_type=password&username=…
     var grantType = "password"
     let username: String
@@ -18,7 +18,7 @@ struct SignIn: Endpoint {
     struct ReturnPayloadType: Decodable, Sendable { let accessToken: String }
 }
 
-struct UploadPhoto: Endpoint {
+nonisolated struct UploadPhoto: Endpoint {
     let endpoint = Restful(.post, "albums/{albumId}/photos", body: .multipart)
     let albumId: Int
     let caption: String                 // a text part
@@ -32,7 +32,7 @@ try await UploadPhoto(albumId: 3, caption: "Beach", photo: photo).call()
 _ = photo
 }
 
-struct PutAvatar: Endpoint {
+nonisolated struct PutAvatar: Endpoint {
     let endpoint = Restful(.put, "users/{id}/avatar", body: .raw(contentType: "image/png"))
     let id: Int
     let png: Data                       // sent byte for byte

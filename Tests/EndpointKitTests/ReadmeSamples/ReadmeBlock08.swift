@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct DeleteCheer: Endpoint {
+nonisolated struct DeleteCheer: Endpoint {
     var endpoint: Restful { Restful(.delete, "cheers/{id}") }
     let id: Int
     typealias ReturnPayloadType = EmptyPayload

@@ -10,16 +10,16 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
+nonisolated extension Server {
     static let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
 }
 
 protocol GitHubEndpoint: Endpoint {}
-extension GitHubEndpoint {
+nonisolated extension GitHubEndpoint {
     static var server: Server? { .github }       // nil, the default, means Server.default
 }
 
-struct GetRepository: GitHubEndpoint {
+nonisolated struct GetRepository: GitHubEndpoint {
     var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}") }
     let owner: String
     let repo: String

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct ChatCompletion: Endpoint {
+nonisolated struct ChatCompletion: Endpoint {
     let endpoint = Restful(.post, "chat/completions")
     let model: String
     let messages: [ChatMessage]
@@ -18,9 +18,9 @@ struct ChatCompletion: Endpoint {
     typealias ReturnPayloadType = ServerSentEvents<ChatChunk>
 }
 
-struct ChatMessage: Codable, Sendable { let role: String; let content: String }
+nonisolated struct ChatMessage: Codable, Sendable { let role: String; let content: String }
 
-struct ChatChunk: Decodable, Sendable {
+nonisolated struct ChatChunk: Decodable, Sendable {
     struct Choice: Decodable, Sendable {
         struct Delta: Decodable, Sendable { let content: String? }
         let delta: Delta

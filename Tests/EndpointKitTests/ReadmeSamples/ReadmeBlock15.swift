@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct LiveScores: Endpoint {
+nonisolated struct LiveScores: Endpoint {
     let endpoint = Restful(.get, "scores/live")
     struct Score: Decodable, Sendable { let team: String; let points: Int }
     typealias ReturnPayloadType = ServerSentEvents<Score>

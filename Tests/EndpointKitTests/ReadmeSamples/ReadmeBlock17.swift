@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct ListCheers: Endpoint, Decodable {                          // + Decodable: the compiler writes it
+struct ListCheers: nonisolated Endpoint, nonisolated Decodable {  // + Decodable: the compiler writes it
     var endpoint: Restful { Restful(.get, "users/{userId}/cheers") }  // computed: a stored Restful is not decodable
     let userId: Int
     let since: Date?
@@ -18,14 +18,14 @@ struct ListCheers: Endpoint, Decodable {                          // + Decodable
     typealias ReturnPayloadType = [CheerReceipt]
 }
 
-struct CheerReceipt: Decodable, Sendable {
+nonisolated struct CheerReceipt: Decodable, Sendable {
     enum Size: String, Decodable, Sendable, CaseIterable { case small, large }
     let size: Size
     let amount: Int
     let boughtAt: Date
 }
 
-extension ListCheers: Documented {                               // optional: summary, tags, notes
+nonisolated extension ListCheers: Documented {                   // optional: summary, tags, notes
     static var documentation: Documentation {
         Documentation(summary: "List a user's cheers", tags: ["cheers"],
                       properties: ["since": "Only cheers bought after this date"])

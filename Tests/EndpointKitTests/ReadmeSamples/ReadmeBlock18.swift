@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-enum Reward: Decodable, CustomJSONSchema {
+nonisolated enum Reward: Decodable, CustomJSONSchema {
     case cheers(count: Int)
     case badge(name: String)
 

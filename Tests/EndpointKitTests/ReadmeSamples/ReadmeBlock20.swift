@@ -10,13 +10,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct CheerDigest: Decodable, Sendable {
+nonisolated struct CheerDigest: Decodable, Sendable {
     let headline: String
     let topSizes: [CheerReceipt.Size]
     let mood: String?                                     // required in the schema, may be null
 }
 
-struct DigestRequest: Encodable {
+nonisolated struct DigestRequest: Encodable {
     let model: String
     let responseFormat: RawJSON                           // "response_format": {"type": "json_schema", …}
 }

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
+nonisolated extension Server {
     static let gitHubCached: Server = {
         var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
                             headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
@@ -20,9 +20,9 @@ extension Server {
 }
 
 protocol CachedGitHubEndpoint: Endpoint {}
-extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
+nonisolated extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
 
-struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
+nonisolated struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
     var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
     let owner: String
     let repo: String
@@ -31,7 +31,7 @@ struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
     static var pagination: Pagination<Self> { .nextLink }
 }
 
-struct Stargazer: Decodable, Sendable { let login: String }
+nonisolated struct Stargazer: Decodable, Sendable { let login: String }
 
 func readmeBlock21Part1() async throws {
 for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {

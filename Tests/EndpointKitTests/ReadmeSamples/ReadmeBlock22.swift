@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
+nonisolated extension Server {
     static let stripe: Server = {
         var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
         server.arrayEncoding = .brackets                       // payment_method_types[]=card
@@ -19,7 +19,7 @@ extension Server {
     }()
 }
 
-struct CreateCheckoutSession: Endpoint {
+struct CreateCheckoutSession: nonisolated Endpoint {
     static var server: Server? { .stripe }
     static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
     let endpoint = Restful(.post, "checkout/sessions", body: .form)
@@ -27,7 +27,7 @@ struct CreateCheckoutSession: Endpoint {
     var paymentMethodTypes = ["card"]
     let mode: String
     let successUrl: URL
-    struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
+    nonisolated struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
 }
 
 func readmeBlock22Part1() async throws {

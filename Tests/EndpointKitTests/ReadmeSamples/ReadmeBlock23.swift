@@ -10,38 +10,36 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
+nonisolated extension Server {
     static let registry = Server(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
 }
 
 protocol RegistryEndpoint: Endpoint {}
-extension RegistryEndpoint { static var server: Server? { .registry } }
+nonisolated extension RegistryEndpoint { static var server: Server? { .registry } }
 
-struct StartBlobUpload: RegistryEndpoint {
+nonisolated struct StartBlobUpload: RegistryEndpoint {
     var endpoint: Restful { Restful(.post, "{+name}/blobs/uploads/", body: .empty) }   // no body, not {}
     let name: String                                                                      // "library/ubuntu"
     typealias ReturnPayloadType = EmptyPayload
 }
 
-struct FinishBlobUpload: RegistryEndpoint {
-    var endpoint: Restful { Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream")) }
+struct FinishBlobUpload: nonisolated RegistryEndpoint {
+    let endpoint = Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream"))
     let name: String
     @QueryItem var digest: String                   // added after the session URL's own ?_state=…
     @Body var blob: Data
     typealias ReturnPayloadType = EmptyPayload
 }
 
-struct PutManifest: RegistryEndpoint {
-    var endpoint: Restful {
-        Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
-    }
+struct PutManifest: nonisolated RegistryEndpoint {
+    let endpoint = Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
     let name: String
     let reference: String
     @Body var manifest: ImageManifest               // its CodingKeys spell "schemaVersion" and "mediaType"
     typealias ReturnPayloadType = EmptyPayload
 }
 
-struct ImageManifest: Encodable, Sendable {
+nonisolated struct ImageManifest: Encodable, Sendable {
     let version = 2
     let type = "application/vnd.oci.image.manifest.v1+json"
     let layers: [String]

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct PatchRecord: Endpoint {
+struct PatchRecord: nonisolated Endpoint {
     var endpoint: Restful {
         Restful(.patch, "buckets/{bucket}/collections/{collection}/records/{id}",
                 body: .json(contentType: "application/merge-patch+json"))
@@ -24,7 +24,7 @@ struct PatchRecord: Endpoint {
     typealias ReturnPayloadType = EmptyPayload
 }
 
-struct ListRecords: PaginatedEndpoint {
+nonisolated struct ListRecords: PaginatedEndpoint {
     var endpoint: Restful { Restful(.get, "buckets/{bucket}/collections/{collection}/records") }
     let bucket: String
     let collection: String

@@ -10,19 +10,19 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
+nonisolated extension Server {
     static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
 }
 
-struct Series: Endpoint {
+struct Series: nonisolated Endpoint {
     static var server: Server? { .prometheus }
     let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
     @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
     var start: Date? = nil
-    struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
+    nonisolated struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
 }
 
-struct Healthy: Endpoint {
+nonisolated struct Healthy: Endpoint {
     static var server: Server? { .prometheus }
     let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
     typealias ReturnPayloadType = String

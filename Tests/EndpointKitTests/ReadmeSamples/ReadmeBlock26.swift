@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct APIError: Decodable, Sendable {
+nonisolated struct APIError: Decodable, Sendable {
     struct Detail: Decodable, Sendable { let code: String; let message: String }
     let error: Detail                                      // {"error": {"code": …, "message": …}}
 }
@@ -19,8 +19,8 @@ func readmeBlock26Part1(id: String, tid: UInt64) async throws {
 Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
 }
 
-struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
-extension SignIn {                                         // this endpoint answers OAuth-style errors
+nonisolated struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
+nonisolated extension SignIn {                             // this endpoint answers OAuth-style errors
     static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
 }
 

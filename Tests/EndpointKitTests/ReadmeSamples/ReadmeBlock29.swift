@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct RequestID: Middleware {
+nonisolated struct RequestID: Middleware {
     func intercept(
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
     ) async throws -> (MessageBody, HTTPURLResponse) {

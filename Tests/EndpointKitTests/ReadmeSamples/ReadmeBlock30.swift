@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct SmallCache: Middleware {
+nonisolated struct SmallCache: Middleware {
     let store: @Sendable (Data, URL) -> Void
     func intercept(
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct ClientProof: Middleware {
+nonisolated struct ClientProof: Middleware {
     let proof: String
     func intercept(
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct RefreshToken: Endpoint {
+nonisolated struct RefreshToken: Endpoint {
     static var requiresAuthorization: Bool { false }
     let endpoint = Restful(.post, "oauth/refresh")
     let refreshToken: String

@@ -17,7 +17,7 @@ api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 1
 _ = api
 }
 
-struct ExportReport: Endpoint {
+nonisolated struct ExportReport: Endpoint {
     static var timeout: TimeInterval? { 300 }
     static var maximumResponseSize: Int? { 512 << 20 }
     var endpoint: Restful { Restful(.get, "reports/{id}/export") }

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-extension Server {
+nonisolated extension Server {
     /// Answers from stubs, after a short wait, like a phone on a good network.
     static var preview: Server {
         let stubs = StubTransport()

@@ -1,0 +1,6 @@
+// What README's samples assume exists in an app, so that they compile as written.
+
+/// Stands in for `os.Logger` or swift-log's `Logger` in the logging sample.
+nonisolated struct SampleLogger: Sendable {
+    func debug(_ message: String) {}
+}
