@@ -93,8 +93,8 @@ public struct Server: Sendable {
     ///   - origin: The scheme, host, port and optional base path.
     ///   - pathPrefix: Put between the origin and each endpoint's path, with `{version}` replaced.
     ///   - transport: What sends requests; the default is a URLSession configured by EndpointKit.
-    ///   - encoder: Encodes bodies and shapes query strings; snake_case keys and ISO-8601 dates.
-    ///   - decoder: Decodes payloads; snake_case keys and ISO-8601 dates with optional fractions.
+    ///   - encoder: Encodes bodies and shapes query strings; snake_case keys and RFC 3339 dates.
+    ///   - decoder: Decodes payloads; snake_case keys and RFC 3339 dates, read the same on every OS.
     ///   - headers: Sent with every request.
     ///   - errorPayloadType: The `Decodable` shape of the API's error bodies, if it has one.
     ///   - middlewares: Steps every call goes through, the first one outermost.
@@ -137,7 +137,7 @@ public struct Server: Sendable {
 // MARK: - Default coders
 
 extension Server {
-    /// A new encoder with EndpointKit's defaults: snake_case keys, ISO-8601 dates in UTC.
+    /// A new encoder with EndpointKit's defaults: snake_case keys, RFC 3339 dates in UTC.
     ///
     /// The key strategy reads as `.custom`: Foundation's snake_case rule (`transactionId` →
     /// `transaction_id`), computed byte by byte for ASCII names, except that a `CodingKeys` raw
@@ -156,8 +156,8 @@ extension Server {
         return encoder
     }
 
-    /// A new decoder with EndpointKit's defaults: snake_case keys, ISO-8601 dates with or without
-    /// fractional seconds.
+    /// A new decoder with EndpointKit's defaults: snake_case keys, and RFC 3339 dates (any
+    /// fraction, `Z` or an offset) read by EndpointKit's own reader, the same on every OS.
     ///
     /// The key strategy reads as `.custom`: it is Foundation's `.convertFromSnakeCase`
     /// (`transaction_id` → `transactionId`, `user_ID` → `userId`), computed byte by byte for
@@ -173,7 +173,7 @@ extension Server {
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .custom(SnakeCase.decodingKey)
-        decoder.dateDecodingStrategy = .custom(ISO8601.decode)
+        decoder.dateDecodingStrategy = .custom(RFC3339.decode)
         return decoder
     }
 }

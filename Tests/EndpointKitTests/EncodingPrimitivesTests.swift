@@ -22,32 +22,6 @@ import Testing
             #expect(encoded.removingPercentEncoding == value)
         }
     }
-
-    @Test(arguments: [
-        ("2024-05-01T12:30:00Z", 1_714_566_600.0),
-        ("2024-05-01T12:30:00.5Z", 1_714_566_600.5),
-        ("2024-05-01T12:30:00.123456Z", 1_714_566_600.123456),
-        ("2024-05-01T14:30:00+02:00", 1_714_566_600.0),
-        ("2024-05-01T07:30:00.250-05:00", 1_714_566_600.25),
-    ])
-    func `ISO-8601 dates are read with or without fractions and offsets`(text: String, seconds: Double) throws {
-        let date = try #require(ISO8601.date(from: text))
-        #expect(abs(date.timeIntervalSince1970 - seconds) < 0.001)
-    }
-
-    @Test(arguments: ["2024-05-01", "yesterday", "2024-05-01T12:30:00", "2024-13-01T12:30:00Z", ""])
-    func `text that is not an ISO-8601 timestamp is refused`(text: String) {
-        #expect(ISO8601.date(from: text) == nil)
-    }
-
-    @Test func `ISO-8601 dates are written in UTC like JSONEncoder writes them`() throws {
-        let date = Date(timeIntervalSince1970: 1_714_566_600.75)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        let json = String(decoding: try encoder.encode([date]), as: UTF8.self)
-        #expect(ISO8601.string(from: date) == "2024-05-01T12:30:00Z")
-        #expect(json == #"["\#(ISO8601.string(from: date))"]"#)
-    }
 }
 
 /// A small seeded generator, so generated cases are the same on every run.

@@ -122,6 +122,12 @@ private func fuzzDates(_ bytes: [UInt8]) {
     if let date = HTTPDate.parse(text) {
         require(date.timeIntervalSince1970.isFinite, "an HTTP date that is not finite")
     }
+    // RFC 3339: a date read back from what it writes is the same whole second.
+    if let date = RFC3339.date(from: text) {
+        let written = RFC3339.string(from: date)
+        require(RFC3339.date(from: written)?.timeIntervalSince1970 == date.timeIntervalSince1970.rounded(.down),
+                "\(text) reads as \(date.timeIntervalSince1970), written \(written), which reads back differently")
+    }
 }
 
 // MARK: - URL references and percent-encoding

@@ -297,7 +297,7 @@ final class ParameterEncoder {
         // `if case` rather than `switch`: the strategy's cases differ between Apple's Foundation
         // and swift-foundation (`.formatted` lives outside FoundationEssentials).
         if case .iso8601 = dateStrategy {
-            try encoder.write(ISO8601.string(from: date))
+            try encoder.write(RFC3339.string(from: date))
         } else if case .deferredToDate = dateStrategy {
             try date.encode(to: encoder)
         } else if case .secondsSince1970 = dateStrategy {
