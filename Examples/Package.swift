@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // The runnable examples live in their own package so that the server they embed (Hummingbird) and
@@ -35,6 +35,20 @@ let package = Package(
                 .product(name: "EndpointKitTools", package: "EndpointKit"),     // the agent loop
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // A SwiftUI list loaded through an endpoint, with a #Preview on stubs, built as a new Xcode 26
+        // app target is: main actor by default, approachable concurrency. Its view is Apple-only.
+        .target(
+            name: "CheersApp",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitTesting", package: "EndpointKit"),
+            ],
+            swiftSettings: [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+            ]
         ),
         // Calls the demo server through the client swift-openapi-generator 1.14.3 made from the
         // document `Demo --openapi` prints (generated code committed: see OpenAPI/generate.sh).

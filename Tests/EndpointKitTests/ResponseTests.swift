@@ -94,7 +94,7 @@ import Testing
         let error = try await #require(throws: EndpointError.self) {
             try await call(CheerHistory(userId: 1), body: body)
         }
-        #expect(error.description.contains(#"invalid value at history[0].createdAt (Expected an ISO-8601 date such as 2024-05-01T12:30:00Z, found "yesterday".)"#))
+        #expect(error.description.contains(#"invalid value at history[0].createdAt (Expected an RFC 3339 date such as 2024-05-01T12:30:00Z or 2024-05-01T14:30:00.5+02:00, found "yesterday".)"#))
     }
 
     @Test func `a null where a value is required is reported`() async throws {

@@ -11,7 +11,7 @@ import FoundationNetworking
 import Testing
 
 func readmeBlock10Part1() async throws {
-let encoder = Server.makeEncoder()          // snake_case keys, ISO-8601 dates
+let encoder = Server.makeEncoder()          // snake_case keys, RFC 3339 dates
 encoder.outputFormatting = .sortedKeys      // e.g. for stable bodies (key order is otherwise unspecified)
 
 Server.default = Server(
