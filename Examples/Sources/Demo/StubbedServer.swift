@@ -14,7 +14,7 @@ enum StubbedServer {
                 ? .json(#"{"error":"identifier and transaction_id are required"}"#, status: 422)
                 : .value(.init(balance: 200))
         })
-        // Bytes, through the real decoder: snake_case keys, ISO-8601 dates with and without fractions.
+        // Bytes, through the real decoder: snake_case keys, RFC 3339 dates with and without fractions.
         stubs.on(CheerHistory.self, .computed { call in
             .json("""
                 {"history": [
