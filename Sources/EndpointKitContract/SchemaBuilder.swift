@@ -24,6 +24,16 @@ package final class SchemaBuilder {
     private(set) var records: [ObjectIdentifier: ProbeRecord] = [:]
     /// Placeholder values of the types with a completed definition.
     private var completed: [ObjectIdentifier: Any] = [:]
+    /// What the probe of the outermost type being described has spent (see ``spend(at:)``).
+    private var steps = 0
+    private var outermost: Any.Type?
+
+    /// The most values and containers the probe hands out while it describes one outermost type,
+    /// and the deepest coding path it follows. Real payloads stay far below; a type that reads an
+    /// unkeyed container until a value it expects, or recurses through `superDecoder(forKey:)`
+    /// while `contains` is true, would otherwise make the probe run until memory ran out.
+    static let stepLimit = 20_000
+    static let depthLimit = 64
 
     package init(encoder: JSONEncoder, referencePrefix: String) {
         self.referencePrefix = referencePrefix
@@ -61,6 +71,10 @@ package final class SchemaBuilder {
     /// own decoding is still running (a recursive reference), which only optional and collection
     /// positions can hold.
     package func probe<T: Decodable>(_ type: T.Type, at codingPath: [any CodingKey]) throws -> (value: T?, schema: JSONValue) {
+        if inProgress.isEmpty {
+            steps = 0  // a new outermost type: a new budget
+            outermost = type
+        }
         if let known = try standard(type) { return known }
         let id = ObjectIdentifier(type)
         if let done = completed[id] { return (done as? T, reference(to: type)) }
@@ -267,6 +281,17 @@ package final class SchemaBuilder {
             }
         }
         return (type.allCases.first, values)
+    }
+
+    /// Counts one value or container the probe hands out at `codingPath`, and stops the probe once
+    /// it has spent ``stepLimit`` steps or gone ``depthLimit`` levels deep.
+    func spend(at codingPath: [any CodingKey]) throws(EndpointError) {
+        steps += 1
+        guard steps > Self.stepLimit || codingPath.count > Self.depthLimit else { return }
+        let where_ = CodingPathText.render(codingPath)
+        throw Self.unavailable(outermost ?? Any.self, because: steps > Self.stepLimit
+            ? "its decoding asked the probe for more than \(Self.stepLimit) values (at \(where_)), as a type does that reads a list until a value it expects"
+            : "its decoding went more than \(Self.depthLimit) levels deep (at \(where_)), as a type does that recurses while contains(_:) answers true")
     }
 
     static func unavailable(_ type: Any.Type, because reason: String) -> EndpointError {

@@ -99,22 +99,26 @@ struct SchemaProbe: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try builder.spend(at: codingPath)
         record.container = .keyed
         return KeyedDecodingContainer(KeyedProbe<Key>(probe: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try builder.spend(at: codingPath)
         record.container = .unkeyed
         return UnkeyedProbe(probe: self)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        try builder.spend(at: codingPath)
         record.container = .single
         return SingleProbe(probe: self)
     }
 
     /// A value of `type` for the decoding that asked; recorded by the caller.
     package func value<T: Decodable>(_ type: T.Type, at codingPath: [any CodingKey]) throws -> (T, JSONValue) {
+        try builder.spend(at: codingPath)
         let (value, schema) = try builder.probe(type, at: codingPath)
         guard let value else {
             throw SchemaBuilder.unavailable(type, because: "it holds itself without an optional or a collection between, so no value of it can be made")
