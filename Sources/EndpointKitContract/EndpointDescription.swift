@@ -46,11 +46,16 @@ package struct EndpointDescription {
         case `default`
     }
 
-    package init<E: Endpoint & Decodable>(_ type: E.Type, builder: SchemaBuilder, server: Server) throws {
+    /// `decoded` says whether the endpoint is decoded from the described data (a tool call, whose
+    /// arguments must then read back) or only encoded (a request in an OpenAPI document).
+    package init<E: Endpoint & Decodable>(_ type: E.Type, builder: SchemaBuilder, server: Server, decoded: Bool) throws {
         func failure(_ reason: String) -> EndpointError {
             EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: reason)
         }
         // Decoded with the wrapper log, so @HeaderField names and @EncodedArray styles are as declared.
+        let checked = builder.checksReadBack
+        builder.checksReadBack = decoded
+        defer { builder.checksReadBack = checked }
         let (probed, _) = try WrapperLog.$current.withValue(WrapperLog(mode: .description)) { try builder.probe(type, at: []) }
         builder.removeDefinition(of: type)  // the endpoint is described by its parameters, not as a schema
         // An endpoint without stored properties decodes nothing at all: it has no parameters.

@@ -98,7 +98,7 @@ public struct OpenAPIDocument: Sendable {
         for type: E.Type, builder: SchemaBuilder, main: Server, security: [SecurityScheme]
     ) throws -> (path: String, method: String, operation: JSONValue, tags: [String]) {
         let server = E.server ?? main
-        let description = try EndpointDescription(type, builder: builder, server: server)
+        let description = try EndpointDescription(type, builder: builder, server: server, decoded: false)
         let documentation = (type as? any Documented.Type)?.documentation
         var operation = JSONValue.object([:])
         if let tags = documentation?.tags, !tags.isEmpty { operation["tags"] = .array(tags.map(JSONValue.string)) }

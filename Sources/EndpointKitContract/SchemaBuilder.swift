@@ -27,6 +27,11 @@ package final class SchemaBuilder {
     /// What the probe of the outermost type being described has spent (see ``spend(at:)``).
     private var steps = 0
     private var outermost: Any.Type?
+    /// The types whose `init(from:)` is running, innermost last.
+    private var probing: [Any.Type] = []
+    /// Whether keys must read back as they are written (see ``checkReadable(_:key:at:)``): what is
+    /// decoded (payloads, tool arguments) must; an endpoint's request, which is only encoded, need not.
+    package var checksReadBack = true
 
     /// The most values and containers the probe hands out while it describes one outermost type,
     /// and the deepest coding path it follows. Real payloads stay far below; a type that reads an
@@ -86,6 +91,8 @@ package final class SchemaBuilder {
         defer { inProgress.remove(id) }
         let record = ProbeRecord(codingPath: codingPath)
         let value: T
+        probing.append(type)
+        defer { probing.removeLast() }
         do {
             value = try T(from: SchemaProbe(builder: self, record: record))
         } catch let error as EndpointError {
@@ -292,6 +299,29 @@ package final class SchemaBuilder {
         throw Self.unavailable(outermost ?? Any.self, because: steps > Self.stepLimit
             ? "its decoding asked the probe for more than \(Self.stepLimit) values (at \(where_)), as a type does that reads a list until a value it expects"
             : "its decoding went more than \(Self.depthLimit) levels deep (at \(where_)), as a type does that recurses while contains(_:) answers true")
+    }
+
+    /// Refuses a key that the schema would advertise but the decoder cannot read back: a
+    /// snake_case strategy writes `userID` as `user_id`, which `convertFromSnakeCase` reads as
+    /// `userId`, and a `CodingKeys` raw value spelled `"last_modified"` is never matched, for the
+    /// same reason. A payload that follows such a schema would not decode, and a model's tool call
+    /// would fail, so the contract says no rather than something untrue.
+    func checkReadable(_ wireName: String, key: some CodingKey, at codingPath: [any CodingKey]) throws(EndpointError) {
+        guard checksReadBack, key.intValue == nil else { return }
+        let snakeCase: Bool
+        switch keyStrategy {
+        case .convertToSnakeCase: snakeCase = true
+        case .custom: snakeCase = wireName == SnakeCase.convertUnlessExplicit(key)  // EndpointKit's own, or one like it
+        default: snakeCase = false
+        }
+        let readBack = SnakeCase.fromSnakeCase(wireName)
+        guard snakeCase, readBack != key.stringValue else { return }
+        let type = probing.last ?? outermost ?? Any.self
+        let place = CodingPathText.render(codingPath + [key])
+        if CodingKeyName.isSpelledExplicitly(key) {
+            throw Self.unavailable(type, because: "its CodingKeys raw value \"\(key.stringValue)\" (at \(place)) is never matched: the decoder reads the JSON key \"\(wireName)\" as \"\(readBack)\". Spell the raw value \"\(readBack)\", or leave it out")
+        }
+        throw Self.unavailable(type, because: "its property \(key.stringValue) (at \(place)) is written \"\(wireName)\", which the decoder reads back as \"\(readBack)\", so a payload that follows the schema would not decode. Name the property \(readBack) (still \"\(wireName)\" on the wire)")
     }
 
     static func unavailable(_ type: Any.Type, because reason: String) -> EndpointError {

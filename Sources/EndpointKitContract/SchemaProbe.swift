@@ -126,8 +126,14 @@ struct SchemaProbe: Decoder {
         return (value, schema)
     }
 
-    func wireName(for key: some CodingKey) -> String {
-        builder.keyStrategy.wireName(for: key, at: codingPath)
+    /// The key's name on the wire, refused when the decoder could not read it back (unless it
+    /// holds a header: a tool call keeps the declared header, the decoder never reads its key).
+    func wireName<T>(for key: some CodingKey, holding type: T.Type = Never.self) throws -> String {
+        let name = builder.keyStrategy.wireName(for: key, at: codingPath)
+        if !(type is any DeclaredHeader.Type) {
+            try builder.checkReadable(name, key: key, at: codingPath)
+        }
+        return name
     }
 }
 
@@ -139,7 +145,7 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { true }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        probe.record.markNullable(probe.wireName(for: key), key: key)
+        probe.record.markNullable(try probe.wireName(for: key), key: key)
         return false
     }
 
@@ -149,7 +155,7 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let (value, schema) = try probe.builder.probe(type, at: codingPath + [key])
-        probe.record.add(key, wireName: probe.wireName(for: key), schema: .known(schema), required: false)
+        probe.record.add(key, wireName: try probe.wireName(for: key, holding: type), schema: .known(schema), required: false)
         return value
     }
 
@@ -170,7 +176,7 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let (value, schema) = try probe.value(type, at: codingPath + [key])
-        probe.record.add(key, wireName: probe.wireName(for: key), schema: .known(schema), required: true)
+        probe.record.add(key, wireName: try probe.wireName(for: key, holding: type), schema: .known(schema), required: true)
         return value
     }
 
@@ -183,11 +189,11 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder { probe }
-    func superDecoder(forKey key: Key) throws -> any Decoder { nested(forKey: key) }
+    func superDecoder(forKey key: Key) throws -> any Decoder { try nested(forKey: key) }
 
-    private func nested(forKey key: Key) -> SchemaProbe {
+    private func nested(forKey key: Key) throws -> SchemaProbe {
         let record = ProbeRecord(codingPath: codingPath + [key])
-        probe.record.add(key, wireName: probe.wireName(for: key), schema: .nested(record), required: true)
+        probe.record.add(key, wireName: try probe.wireName(for: key), schema: .nested(record), required: true)
         return SchemaProbe(builder: probe.builder, record: record)
     }
 }
@@ -266,3 +272,7 @@ private struct SingleProbe: SingleValueDecodingContainer {
         return value
     }
 }
+
+/// `@HeaderField`, whose key a tool call never reads.
+private protocol DeclaredHeader {}
+extension HeaderField: DeclaredHeader {}

@@ -53,7 +53,7 @@ struct Tool: Sendable {
             throw refused("it streams its answer, which a tool result cannot hold; offer an endpoint that returns the whole payload")
         }
         let builder = SchemaBuilder(encoder: server.encoder, referencePrefix: "#/$defs/")
-        let description = try EndpointDescription(type, builder: builder, server: server)
+        let description = try EndpointDescription(type, builder: builder, server: server, decoded: true)
         var schema = description.arguments
         if !builder.definitions.isEmpty { schema["$defs"] = .object(builder.definitions) }
         if schema.jsonText().contains(#""format":"binary""#) {

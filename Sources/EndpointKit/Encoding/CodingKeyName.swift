@@ -24,7 +24,7 @@ package enum CodingKeyName {
     /// Whether the key's spelling was written by hand: an enum case whose raw value differs from
     /// its name (`case lastModified = "last_modified"`). Such a key is sent verbatim. A raw value
     /// equal to the case name cannot be told from an implicit one.
-    static func isSpelledExplicitly(_ key: some CodingKey) -> Bool {
+    package static func isSpelledExplicitly(_ key: some CodingKey) -> Bool {
         differingSwiftName(of: key) != nil
     }
 }

@@ -29,7 +29,7 @@ package enum SnakeCase {
 
     /// `key` in snake_case, or as written when its raw value was spelled by hand. The check runs
     /// only for keys the conversion would change.
-    static func convertUnlessExplicit(_ key: some CodingKey) -> String {
+    package static func convertUnlessExplicit(_ key: some CodingKey) -> String {
         let converted = toSnakeCase(key.stringValue)
         return converted == key.stringValue || !CodingKeyName.isSpelledExplicitly(key) ? converted : key.stringValue
     }
@@ -110,7 +110,7 @@ package enum SnakeCase {
     /// Foundation's rule: leading and trailing underscores stay; a key with no other underscore
     /// stays as it is; otherwise the words between underscores are joined, the first lowercased
     /// and the others capitalized (`String.capitalized`).
-    static func fromSnakeCase(_ key: String) -> String {
+    package static func fromSnakeCase(_ key: String) -> String {
         var text = key
         return text.withUTF8 { bytes -> String? in
             guard let first = bytes.firstIndex(where: { $0 != UInt8(ascii: "_") }) else { return key }
