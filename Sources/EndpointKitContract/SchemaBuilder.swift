@@ -32,6 +32,10 @@ package final class SchemaBuilder {
     /// Whether keys must read back as they are written (see ``checkReadable(_:key:at:)``): what is
     /// decoded (payloads, tool arguments) must; an endpoint's request, which is only encoded, need not.
     package var checksReadBack = true
+    /// Where the probe met an enumeration of more than one case: each may be a discriminator.
+    private var enumSightings: [(path: String, depth: Int, count: Int)] = []
+    /// The case the probe hands out for the enumeration at a coding path, instead of the first.
+    private var caseChoice: (path: String, index: Int)?
 
     /// The most values and containers the probe hands out while it describes one outermost type,
     /// and the deepest coding path it follows. Real payloads stay far below; a type that reads an
@@ -80,7 +84,7 @@ package final class SchemaBuilder {
             steps = 0  // a new outermost type: a new budget
             outermost = type
         }
-        if let known = try standard(type) { return known }
+        if let known = try standard(type, at: codingPath) { return known }
         let id = ObjectIdentifier(type)
         if let done = completed[id] { return (done as? T, reference(to: type)) }
         if inProgress.contains(id) {
@@ -93,6 +97,7 @@ package final class SchemaBuilder {
         let value: T
         probing.append(type)
         defer { probing.removeLast() }
+        let sightings = enumSightings.count
         do {
             value = try T(from: SchemaProbe(builder: self, record: record))
         } catch let error as EndpointError {
@@ -100,9 +105,13 @@ package final class SchemaBuilder {
         } catch {
             throw SchemaBuilder.unavailable(type, because: SchemaBuilder.describe(error))
         }
+        let branches = record.container == .keyed
+            ? try self.branches(of: type, record: record, at: codingPath, sightings: enumSightings[sightings...])
+            : nil
+        enumSightings.removeSubrange(sightings...)
         if record.container == .keyed || referencedWhileInProgress.contains(name(of: type)) {
             records[id] = record
-            var schema = try record.schema(builder: self)
+            var schema = try branches ?? record.schema(builder: self)
             if case .object(var members) = schema {
                 members.insert(.init(key: "title", value: .string(name(of: type))), at: 0)
                 schema = .object(members)
@@ -115,6 +124,51 @@ package final class SchemaBuilder {
             return (value, reference(to: type))
         }
         return (value, try record.schema(builder: self))
+    }
+
+    /// The schema of a type whose properties depend on one of its own enumeration properties (a
+    /// `kind` that decides which other keys are read): one branch per case, the discriminator
+    /// `const` in each, as `oneOf`. `nil` when no enumeration changes what is read.
+    ///
+    /// The type's `init(from:)` is run again with each other case of each such property handed
+    /// out; a property whose cases all lead to the same keys is not a discriminator.
+    private func branches<T: Decodable>(
+        of type: T.Type, record: ProbeRecord, at codingPath: [any CodingKey],
+        sightings: ArraySlice<(path: String, depth: Int, count: Int)>
+    ) throws -> JSONValue? {
+        for sighting in sightings where sighting.depth == codingPath.count + 1 {
+            var records = [record]
+            for index in 1..<sighting.count {
+                let variant = ProbeRecord(codingPath: codingPath)
+                caseChoice = (sighting.path, index)
+                defer { caseChoice = nil }
+                do {
+                    _ = try T(from: SchemaProbe(builder: self, record: variant))
+                } catch let error as EndpointError {
+                    throw error
+                } catch {
+                    throw SchemaBuilder.unavailable(type, because: "with another case of its property at \(sighting.path), " + SchemaBuilder.describe(error))
+                }
+                records.append(variant)
+            }
+            let shapes = records.map { $0.shape }
+            guard Set(shapes).count > 1 else { continue }
+            let refusal = SchemaBuilder.unavailable(type, because: "which keys it reads depends on the value of its property at \(sighting.path), and that property is not a required enumeration of strings or integers that could tell the branches apart")
+            guard let key = record.properties.first(where: { $0.keyPath == sighting.path }), key.isRequired, !key.isNullable else { throw refusal }
+            var options: [JSONValue] = []
+            for (index, variant) in records.enumerated() {
+                let branch = try variant.schema(builder: self)
+                guard case .object(var members) = branch, case .object(var properties)? = branch["properties"],
+                      let position = properties.firstIndex(where: { $0.key == key.wireName }),
+                      case .array(let values)? = properties[position].value["enum"], index < values.count,
+                      let at = members.firstIndex(where: { $0.key == "properties" }) else { throw refusal }
+                properties[position].value = .object(["const": values[index]])
+                members[at].value = .object(properties)
+                options.append(.object(members))
+            }
+            return .object(["oneOf": .array(options)])
+        }
+        return nil
     }
 
     /// Whether a definition has been completed for `type`.
@@ -135,7 +189,7 @@ package final class SchemaBuilder {
     /// Types whose schema does not come from running their decoding: scalars with a format,
     /// collections and optionals (whose placeholder is empty, so recursion ends), enumerations,
     /// and types that describe themselves.
-    private func standard<T: Decodable>(_ type: T.Type) throws -> (value: T?, schema: JSONValue)? {
+    private func standard<T: Decodable>(_ type: T.Type, at codingPath: [any CodingKey]) throws -> (value: T?, schema: JSONValue)? {
         if let custom = type as? any CustomJSONSchema.Type {
             return try described(custom, as: type)
         }
@@ -150,7 +204,10 @@ package final class SchemaBuilder {
             if let documented = type as? any Documented.Type {
                 schema = documented.documentation.applied(to: schema, record: nil)
             }
-            return (cases.first as? T, schema)
+            let path = CodingPathText.render(codingPath)
+            if cases.all.count > 1 { enumSightings.append((path, codingPath.count, cases.all.count)) }
+            let index = caseChoice?.path == path ? caseChoice?.index ?? 0 : 0
+            return (cases.all[index] as? T, schema)
         }
         if let optional = type as? any SchemaOptional.Type {
             let (wrapped, schema) = try probe(any: optional.wrappedType)
@@ -278,7 +335,7 @@ package final class SchemaBuilder {
         return schema
     }
 
-    private static func cases<C: CaseIterable & RawRepresentable & Decodable>(of type: C.Type) -> (first: C?, values: [JSONValue])? {
+    private static func cases<C: CaseIterable & RawRepresentable & Decodable>(of type: C.Type) -> (all: [C], values: [JSONValue])? {
         var values: [JSONValue] = []
         for value in type.allCases {
             switch value.rawValue {
@@ -287,7 +344,7 @@ package final class SchemaBuilder {
             default: return nil
             }
         }
-        return (type.allCases.first, values)
+        return values.isEmpty ? nil : (Array(type.allCases), values)
     }
 
     /// Counts one value or container the probe hands out at `codingPath`, and stops the probe once

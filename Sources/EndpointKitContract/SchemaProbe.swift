@@ -11,6 +11,8 @@ final class ProbeRecord {
     struct Property {
         let swiftName: String
         let wireName: String
+        /// The coding path of the property, as text: `kind`, `items[0].kind`.
+        let keyPath: String
         var schema: Deferred
         var isRequired: Bool
         var isNullable: Bool
@@ -39,7 +41,9 @@ final class ProbeRecord {
             return
         }
         let swiftName = CodingKeyName.differingSwiftName(of: key) ?? key.stringValue
-        properties.append(Property(swiftName: swiftName, wireName: wireName, schema: schema, isRequired: required, isNullable: false))
+        properties.append(Property(
+            swiftName: swiftName, wireName: wireName, keyPath: CodingPathText.render(codingPath + [key]),
+            schema: schema, isRequired: required, isNullable: false))
     }
 
     func markNullable(_ wireName: String, key: some CodingKey) {
@@ -49,6 +53,12 @@ final class ProbeRecord {
             add(key, wireName: wireName, schema: .known(.object([:])), required: false)
             properties[properties.count - 1].isNullable = true
         }
+    }
+
+    /// What was read, as text that two runs of a type's decoding can compare: the container and
+    /// each property's wire name, whether it is required, and whether it may be null.
+    var shape: String {
+        "\(container)" + properties.map { "|\($0.wireName)\($0.isRequired ? "!" : "?")\($0.isNullable ? "~" : "")" }.joined()
     }
 
     /// The schema of the recorded value.
