@@ -221,7 +221,10 @@ package final class SchemaBuilder {
         }
         if let dictionary = type as? any SchemaDictionary.Type {
             let (_, values) = try probe(any: dictionary.valueType)
-            return (dictionary.emptyProbeValue as? T, .object(["type": .string("object"), "additionalProperties": values]))
+            var schema = JSONValue.object(["type": .string("object")])
+            if let names = try Self.propertyNames(of: dictionary.keyType, in: type) { schema["propertyNames"] = names }
+            schema["additionalProperties"] = values
+            return (dictionary.emptyProbeValue as? T, schema)
         }
         return nil
     }
@@ -438,13 +441,46 @@ extension Set: SchemaSequence where Element: Decodable {
     static var emptyProbeValue: Any { Set<Element>() }
 }
 
-/// Dictionaries keyed by strings: `type: object` with `additionalProperties`.
+/// Dictionaries: `type: object` with `additionalProperties` for the values and, for keys other
+/// than strings, `propertyNames` for what the keys may be.
 protocol SchemaDictionary {
+    static var keyType: Any.Type { get }
     static var valueType: any Decodable.Type { get }
     static var emptyProbeValue: Any { get }
 }
 
-extension Dictionary: SchemaDictionary where Key == String, Value: Decodable {
+extension Dictionary: SchemaDictionary where Key: Decodable, Value: Decodable {
+    static var keyType: Any.Type { Key.self }
     static var valueType: any Decodable.Type { Value.self }
-    static var emptyProbeValue: Any { [String: Value]() }
+    static var emptyProbeValue: Any { [Key: Value]() }
+}
+
+extension SchemaBuilder {
+    /// What the keys of a dictionary keyed by `key` look like in JSON, where every key is a string:
+    /// `nil` for `String` (anything), a pattern for `Int` (`JSONEncoder` writes `7` as `"7"`),
+    /// the raw values for an enumeration. A key JSONEncoder cannot write as a string turns the
+    /// dictionary into a list of keys and values, which this refuses.
+    static func propertyNames(of key: Any.Type, in dictionary: Any.Type) throws -> JSONValue? {
+        if key == String.self { return nil }
+        if key == Int.self {  // the one integer key JSONEncoder writes as a member name
+            return .object(["type": .string("string"), "pattern": .string("^-?(0|[1-9][0-9]*)$")])
+        }
+        // CodingKeyRepresentable is iOS 15.4, macOS 12.3: before, only String and Int keys make
+        // an object, as the standard library then decides at run time too.
+        if #available(macOS 12.3, iOS 15.4, tvOS 15.4, watchOS 8.5, *) {
+            if let enumeration = key as? any (CaseIterable & RawRepresentable & CodingKeyRepresentable).Type,
+               let names = rawStrings(of: enumeration) {
+                return .object(["type": .string("string"), "enum": .array(names.map(JSONValue.string))])
+            }
+            if key is any CodingKeyRepresentable.Type {
+                return .object(["type": .string("string")])
+            }
+        }
+        throw unavailable(dictionary, because: "JSONEncoder writes a dictionary keyed by \(key) as one list of keys and values in turn, which JSON Schema cannot describe; key it by String, Int or a CodingKeyRepresentable type")
+    }
+
+    private static func rawStrings<C: CaseIterable & RawRepresentable>(of type: C.Type) -> [String]? {
+        let names = type.allCases.compactMap { $0.rawValue as? String }
+        return names.count == type.allCases.count ? names : nil
+    }
 }
