@@ -9,8 +9,10 @@ import EndpointKit
 ///
 ///     static var jsonSchema: JSONSchema {
 ///         .oneOf([
-///             .object(["circle": .object(["radius": .number], required: ["radius"])], required: ["circle"]),
-///             .object(["square": .object(["side": .number], required: ["side"])], required: ["square"]),
+///             .object(["circle": .object(["radius": .number(Double.self)], required: ["radius"])],
+///                     required: ["circle"], additionalProperties: false),
+///             .object(["square": .object(["side": .number(Double.self)], required: ["side"])],
+///                     required: ["square"], additionalProperties: false),
 ///         ])
 ///     }
 ///     static var schemaExample: Shape { .circle(radius: 1) }

@@ -21,7 +21,8 @@ public struct JSONSchema: Sendable {
     indirect enum Node: Sendable {
         case value(JSONValue)
         case derived(@Sendable (SchemaBuilder) throws -> JSONValue)
-        case object([(key: String, schema: JSONSchema)], required: [String])
+        case object([(key: String, schema: JSONSchema)], required: [String], closed: Bool)
+        case dictionary(values: JSONSchema, keys: JSONSchema?)
         case array(JSONSchema)
         case oneOf([JSONSchema])
         case annotated(JSONSchema, description: String)
@@ -98,13 +99,19 @@ public struct JSONSchema: Sendable {
             return value
         case .derived(let derive):
             return try derive(builder)
-        case .object(let properties, let required):
+        case .object(let properties, let required, let closed):
             var members: [JSONValue.Member] = []
             for property in properties {
                 members.append(.init(key: property.key, value: try property.schema.value(builder: builder)))
             }
             var object = JSONValue.object(["type": .string("object"), "properties": .object(members)])
             if !required.isEmpty { object["required"] = .array(required.map(JSONValue.string)) }
+            if closed { object["additionalProperties"] = .bool(false) }
+            return object
+        case .dictionary(let values, let keys):
+            var object = JSONValue.object(["type": .string("object")])
+            if let keys { object["propertyNames"] = try keys.value(builder: builder) }
+            object["additionalProperties"] = try values.value(builder: builder)
             return object
         case .array(let items):
             return .object(["type": .string("array"), "items": try items.value(builder: builder)])
@@ -121,22 +128,65 @@ public struct JSONSchema: Sendable {
 // MARK: - Writing schemas by hand
 
 extension JSONSchema {
-    /// `{"type": "string"}`, with a `format` such as `"email"` or `"date"` when given.
+    /// `{"type": "string"}`, with a `format` such as `"email"` or `"date"`, and a regular
+    /// expression the text must match, when given.
     ///
     /// ```swift
     /// static var jsonSchema: JSONSchema { .string(format: "date") }
+    /// .string(pattern: "^[A-Z]{3}$")   // a currency code
     /// ```
-    public static func string(format: String? = nil) -> JSONSchema {
+    public static func string(format: String? = nil, pattern: String? = nil) -> JSONSchema {
         var value = JSONValue.object(["type": .string("string")])
         if let format { value["format"] = .string(format) }
+        if let pattern { value["pattern"] = .string(pattern) }
         return JSONSchema(node: .value(value))
     }
 
-    /// `{"type": "integer"}`.
+    /// Exactly this string: a discriminator in a branch of ``oneOf(_:)``.
+    ///
+    /// ```swift
+    /// .object(["kind": .constant("badge"), "name": .string()], required: ["kind", "name"])
+    /// ```
+    public static func constant(_ value: String) -> JSONSchema {
+        JSONSchema(node: .value(.object(["const": .string(value)])))
+    }
+
+    /// `{"type": "integer"}` with no bounds. Prefer ``integer(_:)`` or ``integer(in:)``: a value
+    /// the Swift type cannot hold should not be valid.
     public static var integer: JSONSchema { JSONSchema(node: .value(.object(["type": .string("integer")]))) }
 
-    /// `{"type": "number"}`.
+    /// An integer in the range of `type`, as derived schemas describe one.
+    ///
+    /// ```swift
+    /// "count": .integer(Int.self)      // minimum -9223372036854775808, maximum 9223372036854775807
+    /// ```
+    public static func integer<I: FixedWidthInteger & Decodable & SendableMetatype>(_ type: I.Type) -> JSONSchema {
+        JSONSchema(node: .derived { builder in try builder.probe(type, at: []).schema })
+    }
+
+    /// An integer from `range.lowerBound` to `range.upperBound`.
+    ///
+    /// ```swift
+    /// "stars": .integer(in: 1...5)
+    /// ```
+    public static func integer(in range: ClosedRange<Int>) -> JSONSchema {
+        JSONSchema(node: .value(.object([
+            "type": .string("integer"), "minimum": .integer(range.lowerBound), "maximum": .integer(range.upperBound),
+        ])))
+    }
+
+    /// `{"type": "number"}` with no bounds. Prefer ``number(_:)``.
     public static var number: JSONSchema { JSONSchema(node: .value(.object(["type": .string("number")]))) }
+
+    /// A number that `type` (`Double`, `Float` or `Decimal`) decodes: within its largest
+    /// magnitude, and not so close to zero that it would underflow.
+    ///
+    /// ```swift
+    /// "price": .number(Decimal.self)
+    /// ```
+    public static func number<R: Decodable & SendableMetatype>(_ type: R.Type) -> JSONSchema {
+        JSONSchema(node: .derived { builder in try builder.probe(type, at: []).schema })
+    }
 
     /// `{"type": "boolean"}`.
     public static var boolean: JSONSchema { JSONSchema(node: .value(.object(["type": .string("boolean")]))) }
@@ -159,8 +209,23 @@ extension JSONSchema {
     /// ```swift
     /// .object(["kind": .string(), "radius": .number], required: ["kind", "radius"])
     /// ```
-    public static func object(_ properties: KeyValuePairs<String, JSONSchema>, required: [String] = []) -> JSONSchema {
-        JSONSchema(node: .object(properties.map { (key: $0.key, schema: $0.value) }, required: required))
+    ///
+    /// `additionalProperties: false` closes the object: a key not listed makes it invalid. Leave it
+    /// `true` (the default) for a type that ignores unknown keys, as a synthesized `Decodable` does.
+    public static func object(
+        _ properties: KeyValuePairs<String, JSONSchema>, required: [String] = [], additionalProperties: Bool = true
+    ) -> JSONSchema {
+        JSONSchema(node: .object(properties.map { (key: $0.key, schema: $0.value) }, required: required, closed: !additionalProperties))
+    }
+
+    /// An object of any keys (`keys`, when given, says what they look like) whose values are `values`:
+    /// a dictionary.
+    ///
+    /// ```swift
+    /// .dictionary(of: .integer(Int.self), keys: .string(pattern: "^[a-z]+$"))
+    /// ```
+    public static func dictionary(of values: JSONSchema, keys: JSONSchema? = nil) -> JSONSchema {
+        JSONSchema(node: .dictionary(values: values, keys: keys))
     }
 
     /// Exactly one of `schemas`: the cases of an enum with associated values, a polymorphic type.

@@ -273,9 +273,9 @@ package final class SchemaBuilder {
         case ObjectIdentifier(UInt16.self): return integer(UInt16.self, format: nil)
         case ObjectIdentifier(UInt32.self): return integer(UInt32.self, format: nil)
         case ObjectIdentifier(UInt64.self): return integer(UInt64.self, format: "uint64")
-        case ObjectIdentifier(Double.self): return (Double(1), .object(["type": .string("number"), "format": .string("double")]))
-        case ObjectIdentifier(Float.self): return (Float(1), .object(["type": .string("number"), "format": .string("float")]))
-        case ObjectIdentifier(Decimal.self): return (Decimal(1), .object(["type": .string("number")]))
+        case ObjectIdentifier(Double.self): return (Double(1), Self.real(.double))
+        case ObjectIdentifier(Float.self): return (Float(1), Self.real(.float))
+        case ObjectIdentifier(Decimal.self): return (Decimal(1), Self.real(.decimal))
         case ObjectIdentifier(URL.self): return (URL(string: "https://example.com")!, .object(["type": .string("string"), "format": .string("uri")]))
         case ObjectIdentifier(UUID.self): return (UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), .object(["type": .string("string"), "format": .string("uuid")]))
         case ObjectIdentifier(Date.self): return (Date(timeIntervalSince1970: 0), dateSchema)
@@ -285,6 +285,42 @@ package final class SchemaBuilder {
         case ObjectIdentifier(JSONValue.self): return (JSONValue.null, .object([:]))
         default: return nil
         }
+    }
+
+    /// The numbers a real type decodes from JSON: within its largest magnitude, and not so close
+    /// to zero that it underflows (`1e-50` is not a `Float`), zero itself excepted.
+    package enum Real {
+        case float, double, decimal
+
+        /// The largest magnitude, and the smallest one above zero, as JSON numbers that YAML 1.1
+        /// (PyYAML) also reads as numbers: with a point and a signed exponent.
+        var limits: (largest: String, smallest: String) {
+            switch self {
+            case .float: ("3.4028234663852886e+38", "1.401298464324817e-45")  // Float's greatestFiniteMagnitude, leastNonzeroMagnitude
+            case .double: ("1.7976931348623157e+308", "4.9406564584124654e-324")
+            // Foundation reads a decimal as at most 38 digits times a power of ten from -128 to
+            // 127: bounds that hold for any number of digits.
+            case .decimal: ("1.0e+127", "1.0e-90")
+            }
+        }
+    }
+
+    /// The schema of a real number type: its range, and no magnitude it would round to zero.
+    package static func real(_ kind: Real) -> JSONValue {
+        let (largest, smallest) = kind.limits
+        var schema = JSONValue.object(["type": .string("number")])
+        switch kind {
+        case .float: schema["format"] = .string("float")
+        case .double: schema["format"] = .string("double")
+        case .decimal: break
+        }
+        schema["minimum"] = .number("-" + largest)
+        schema["maximum"] = .number(largest)
+        schema["not"] = .object([
+            "exclusiveMinimum": .number("-" + smallest), "exclusiveMaximum": .number(smallest),
+            "not": .object(["const": .number("0")]),
+        ])
+        return schema
     }
 
     /// A date as the encoder writes it (EndpointKit's default decoder reads the same forms).

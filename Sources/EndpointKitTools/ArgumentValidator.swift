@@ -63,6 +63,22 @@ struct ArgumentValidator {
         if let constant = schema["const"], !same(constant, value) {
             throw fail("must be \(constant.jsonText()), not \(snippet(value))")
         }
+        if let excluded = schema["not"] {
+            let matchesExcluded: Bool
+            do throws(JSONParser.Failure) {
+                try check(value, excluded, path, references: references)
+                matchesExcluded = true
+            } catch {
+                matchesExcluded = false
+            }
+            if matchesExcluded {
+                // The one `not` derived schemas write: a real number's magnitudes that round to zero.
+                if let smallest = excluded["exclusiveMaximum"].flatMap(decimal) {
+                    throw fail("must be 0 or at least \(smallest.text) in magnitude (smaller rounds to zero), not \(snippet(value))")
+                }
+                throw fail("must not match \(excluded.jsonText()), not \(snippet(value))")
+            }
+        }
         let types = typeNames(schema["type"])
         if !types.isEmpty, !types.contains(where: { matches(value, type: $0) }) {
             if types.contains("integer"), case .number(let text) = value {
@@ -154,8 +170,8 @@ struct ArgumentValidator {
     static let formatLimits: [String: (minimum: DecimalText, maximum: DecimalText)] = [
         "int32": (DecimalText("-2147483648")!, DecimalText("2147483647")!),
         "int64": (DecimalText("-9223372036854775808")!, DecimalText("18446744073709551615")!),
-        "float": (DecimalText("-3.4028234663852886e38")!, DecimalText("3.4028234663852886e38")!),
-        "double": (DecimalText("-1.7976931348623157e308")!, DecimalText("1.7976931348623157e308")!),
+        "float": (DecimalText("-3.4028234663852886e+38")!, DecimalText("3.4028234663852886e+38")!),
+        "double": (DecimalText("-1.7976931348623157e+308")!, DecimalText("1.7976931348623157e+308")!),
     ]
 
     /// ` between -5 and 5`, from the schema's bounds or the format's.

@@ -15,9 +15,11 @@ nonisolated enum Reward: Decodable, CustomJSONSchema {
     case badge(name: String)
 
     static var jsonSchema: JSONSchema {
-        .oneOf([
-            .object(["cheers": .object(["count": .integer], required: ["count"])], required: ["cheers"]),
-            .object(["badge": .object(["name": .string()], required: ["name"])], required: ["badge"]),
+        .oneOf([   // one key, the case's name: Swift's synthesized decoding refuses any other
+            .object(["cheers": .object(["count": .integer(Int.self)], required: ["count"])],
+                    required: ["cheers"], additionalProperties: false),
+            .object(["badge": .object(["name": .string()], required: ["name"])],
+                    required: ["badge"], additionalProperties: false),
         ])
     }
     static var schemaExample: Reward { .cheers(count: 1) }       // stands in while outer types are probed
