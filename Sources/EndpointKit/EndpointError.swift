@@ -133,8 +133,24 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
         while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
             full.removeSubrange(start.lowerBound..<end.upperBound)
         }
-        if let dot = full.firstIndex(of: "."), !full[..<dot].contains("<") { full = String(full[full.index(after: dot)...]) }
-        return String(full.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+        // Every qualified name starts with its module, generic arguments too:
+        // `Demo.Page<Swift.Array<Demo.Cheer>>` is `Page_Array_Cheer`.
+        var name = ""
+        var segment = ""
+        func flush() {
+            if let dot = segment.firstIndex(of: ".") { segment = String(segment[segment.index(after: dot)...]) }
+            name += segment
+            segment = ""
+        }
+        for character in full {
+            switch character {
+            case "<", ",": flush(); name += "_"
+            case ">", " ": flush()
+            default: segment.append(character)
+            }
+        }
+        flush()
+        return String(name.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
     }
 
     /// At most `limit` bytes of a body as text, with a note of how much was left out.

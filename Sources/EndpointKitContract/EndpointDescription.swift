@@ -77,6 +77,14 @@ package struct EndpointDescription {
             throw failure("its encode(to:) threw \(error)")
         }
 
+        // As RequestBuilder refuses a call whose placeholder no property fills, so does the document.
+        let bound = Set(recorder.placements.values.compactMap { placement -> String? in
+            if case .path(let name) = placement { name } else { nil }
+        })
+        if let unbound = template.names.sorted().first(where: { !bound.contains($0) }) {
+            throw failure(RequestBuilder.unboundPlaceholder(unbound, in: E.self))
+        }
+
         let format = restful.sentBodyFormat
         let notes = (E.self as? any Documented.Type)?.documentation.properties ?? [:]
         var bodyProperties: [(property: ProbeRecord.Property, placement: Placement)] = []
@@ -97,15 +105,15 @@ package struct EndpointDescription {
                 }
                 parameters.append(parameter.noted(note))
             case .query:
-                parameters.append(Self.query(property.wireName, schema: bare, required: required, arrays: server.arrayEncoding).noted(note))
+                parameters += try Self.query(property.wireName, schema: bare, required: required, arrays: server.arrayEncoding, builder: builder).map { $0.noted(note) }
             case .header(let name):
                 parameters.append(Parameter(name: name, location: "header", schema: bare, isRequired: required).noted(note))
             case .wholeBody:
                 wholeBody = property
             case .arrays(let arrays) where format == nil:
-                parameters.append(Self.query(property.wireName, schema: bare, required: required, arrays: arrays).noted(note))
+                parameters += try Self.query(property.wireName, schema: bare, required: required, arrays: arrays, builder: builder).map { $0.noted(note) }
             case .default where format == nil:
-                parameters.append(Self.query(property.wireName, schema: bare, required: required, arrays: server.arrayEncoding).noted(note))
+                parameters += try Self.query(property.wireName, schema: bare, required: required, arrays: server.arrayEncoding, builder: builder).map { $0.noted(note) }
             case .arrays, .default:
                 bodyProperties.append((property, placement))
             }
@@ -152,19 +160,47 @@ package struct EndpointDescription {
         }
     }
 
-    /// A query parameter: a list in the style of `arrays`, an object as `key[sub]` (deepObject).
-    private static func query(_ name: String, schema: JSONValue, required: Bool, arrays: ArrayEncoding) -> Parameter {
-        var parameter = Parameter(name: name, location: "query", schema: schema, isRequired: required)
-        if schema["type"] == .string("array") {
+    /// The query parameters of one property, as EndpointKit sends it:
+    /// - a list in the style of `arrays`, never required (an empty list sends nothing);
+    /// - an object of scalars as `key[sub]` (OpenAPI's `deepObject`);
+    /// - an object that holds objects or lists leaf by leaf (`filter[inner][min_stars]`,
+    ///   `filter[labels]`), which `deepObject` does not define;
+    /// - anything else as one parameter.
+    private static func query(_ name: String, schema: JSONValue, required: Bool, arrays: ArrayEncoding, builder: SchemaBuilder, depth: Int = 0) throws -> [Parameter] {
+        let resolved = SchemaBuilder.nonNull(builder.resolved(schema))
+        if resolved["type"] == .string("array") {
             switch arrays.kind {
-            case .repeatedKeys: parameter.style = ("form", true)
-            case .commaSeparated: parameter.style = ("form", false)
-            case .brackets: parameter = Parameter(name: name + "[]", location: "query", schema: schema, isRequired: required, style: ("form", true))
+            case .repeatedKeys: return [Parameter(name: name, location: "query", schema: schema, isRequired: false, style: ("form", true))]
+            case .commaSeparated: return [Parameter(name: name, location: "query", schema: schema, isRequired: false, style: ("form", false))]
+            case .brackets: return [Parameter(name: name + "[]", location: "query", schema: schema, isRequired: false, style: ("form", true))]
             }
-        } else if schema["type"] == .string("object") || schema["$ref"] != nil {
-            parameter.style = ("deepObject", true)
         }
-        return parameter
+        guard resolved["type"] == .string("object") else {
+            return [Parameter(name: name, location: "query", schema: schema, isRequired: required)]
+        }
+        let properties = resolved["properties"]?.objectMembers ?? []
+        let nested = properties.contains { member in
+            let type = SchemaBuilder.nonNull(builder.resolved(member.value))["type"]
+            return type == .string("object") || type == .string("array")
+        }
+        guard nested || depth > 0 else {  // inside an object described leaf by leaf, leaves all the way
+            // Every member optional: an object of nils sends nothing at all.
+            let sendsSomething = !(resolved["required"]?.arrayValue ?? []).isEmpty
+            return [Parameter(name: name, location: "query", schema: schema, isRequired: required && sendsSomething, style: ("deepObject", true))]
+        }
+        guard depth < 8 else {
+            throw EndpointError(
+                kind: .schemaUnavailable, endpoint: name,
+                reason: "its query parameter \(name) nests objects more than 8 deep (a recursive type?), which a query cannot describe; send it in the body")
+        }
+        let requiredNames = Set((resolved["required"]?.arrayValue ?? []).compactMap(\.stringValue))
+        var parameters: [Parameter] = []
+        for member in properties {
+            parameters += try query(
+                "\(name)[\(member.key)]", schema: SchemaBuilder.nonNull(member.value),
+                required: required && requiredNames.contains(member.key), arrays: arrays, builder: builder, depth: depth + 1)
+        }
+        return parameters
     }
 
     /// The object schema of the body's properties.

@@ -55,6 +55,10 @@ package indirect enum JSONValue: Hashable, Sendable {
     package var arrayValue: [JSONValue]? {
         if case .array(let elements) = self { elements } else { nil }
     }
+
+    package var objectMembers: [Member]? {
+        if case .object(let members) = self { members } else { nil }
+    }
 }
 
 // MARK: - Reading

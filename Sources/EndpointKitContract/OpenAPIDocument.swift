@@ -99,6 +99,12 @@ public struct OpenAPIDocument: Sendable {
     ) throws -> (path: String, method: String, operation: JSONValue, tags: [String]) {
         let server = E.server ?? main
         let description = try EndpointDescription(type, builder: builder, server: server, decoded: false)
+        let method = description.restful.method.rawValue.lowercased()
+        guard ["get", "put", "post", "delete", "options", "head", "patch", "trace"].contains(method) else {
+            throw EndpointError(
+                kind: .schemaUnavailable, endpoint: String(reflecting: type),
+                reason: "its method \(description.restful.method.rawValue) has no place in an OpenAPI 3.1 document, whose path items hold GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH and TRACE only; leave the endpoint out of the document")
+        }
         let documentation = (type as? any Documented.Type)?.documentation
         var operation = JSONValue.object([:])
         if let tags = documentation?.tags, !tags.isEmpty { operation["tags"] = .array(tags.map(JSONValue.string)) }
@@ -117,7 +123,7 @@ public struct OpenAPIDocument: Sendable {
         if E.requiresAuthorization && !security.isEmpty {
             operation["security"] = .array([.object(security.map { .init(key: $0.name, value: .array([])) })])
         }
-        return (description.path, description.restful.method.rawValue.lowercased(), operation, documentation?.tags ?? [])
+        return (description.path, method, operation, documentation?.tags ?? [])
     }
 
     /// `purchaseCheer` for `PurchaseCheer`; nested types join their names with `_`.
@@ -168,6 +174,9 @@ extension EndpointDescription.Parameter {
         var value = JSONValue.object(["name": .string(name), "in": .string(location)])
         if let description { value["description"] = .string(description) }
         value["required"] = .bool(isRequired)
+        if location == "query", schema["type"] == .string("string"), schema["format"] == nil, schema["enum"] == nil {
+            value["allowEmptyValue"] = .bool(true)  // an empty string is sent as `name=`
+        }
         if let style {
             value["style"] = .string(style.name)
             value["explode"] = .bool(style.explode)

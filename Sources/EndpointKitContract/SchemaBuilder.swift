@@ -171,6 +171,13 @@ package final class SchemaBuilder {
         return nil
     }
 
+    /// `schema`, or the definition its `$ref` names.
+    package func resolved(_ schema: JSONValue) -> JSONValue {
+        guard let reference = schema["$ref"]?.stringValue, reference.hasPrefix(referencePrefix) else { return schema }
+        let name = String(reference.dropFirst(referencePrefix.count))
+        return definitions.first { $0.key == name }?.value ?? schema
+    }
+
     /// Whether a definition has been completed for `type`.
     package func definition(of type: Any.Type) -> JSONValue? {
         let name = name(of: type)

@@ -90,7 +90,7 @@ import Testing
             "half=0.5",
             "price=12.34",
             "link=https%3A%2F%2Fexample.com%2Fa%3Fb%3Dc",
-            "id=00000000-0000-0000-0000-00000000000A",
+            "id=00000000-0000-0000-0000-00000000000a",  // RFC 9562: lower case
             "when=2009-02-13T23%3A31%3A30Z",
             "raw=%2FwBB",
             "color=deep_red",

@@ -112,7 +112,7 @@ import Testing
         let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
         _ = try await Day(day: Date(timeIntervalSince1970: 86_400), id: id, flag: false).call(on: .stub(transport))
         #expect(try transport.request.url?.absoluteString
-            == "https://api.example.com/api/v1/days/1970-01-02T00%3A00%3A00Z/E621E1F8-C36C-495A-93FC-0C247A3E6E5F/false")
+            == "https://api.example.com/api/v1/days/1970-01-02T00%3A00%3A00Z/e621e1f8-c36c-495a-93fc-0c247a3e6e5f/false")  // RFC 9562: lower case
     }
 
     struct Literal: Endpoint {

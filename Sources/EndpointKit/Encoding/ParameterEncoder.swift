@@ -408,6 +408,7 @@ private struct ParameterEncoding: Encoder {
         case let date as Date: try parent.encodeDate(date, with: self)
         case let data as Data: try parent.encodeData(data, with: self)
         case let url as URL: try write(url.absoluteString)
+        case let uuid as UUID: try write(uuid.uuidString.lowercased())  // RFC 9562 §4: lower case on output
         case let decimal as Decimal: try write(decimal.description)
         case let file as MultipartFile: try parent.append(file, as: name, sink: sink, at: codingPath)
         case let dictionary as any StringKeyedDictionary: try dictionary.encodeEntries(to: self)

@@ -99,7 +99,7 @@ package enum RequestBuilder {
             case (.dotSegment(let segment), let value?):
                 throw failure("the path parameter {+\(missing.name)} is \"\(value)\", whose segment \"\(segment)\" would climb the path; it cannot be sent as a path value")
             case (.missing, _):
-                throw failure("the path placeholder {\(missing.name)} has no value: \(E.self) needs a non-nil property named \"\(missing.name)\" (its Swift name or its coding key)")
+                throw failure(unboundPlaceholder(missing.name, in: E.self))
             }
         }
         if !parameters.queryItems.isEmpty {
@@ -252,5 +252,12 @@ package enum RequestBuilder {
         }
         let path = CodingPathText.render(context.codingPath)
         return "\(context.debugDescription) (at \(path))"
+    }
+}
+
+extension RequestBuilder {
+    /// Why a path placeholder has no value, in the words the call and the document both use.
+    package static func unboundPlaceholder(_ name: String, in type: Any.Type) -> String {
+        "the path placeholder {\(name)} has no value: \(type) needs a non-nil property named \"\(name)\" (its Swift name or its coding key)"
     }
 }
