@@ -136,7 +136,7 @@ package struct EndpointDescription {
             }
             body = RequestBody(mediaType: format.jsonMediaType ?? "application/json", schema: schema, encoding: [])
         case .form, .multipart:
-            let schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: notes)
+            let schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: notes, nullable: false)
             var encoding: [JSONValue.Member] = []
             if format.kind == .form {
                 for (property, placement) in bodyProperties {
@@ -153,7 +153,7 @@ package struct EndpointDescription {
             let text = try property.map { try $0.schema.value(builder: builder) } == .object(["type": .string("string")])
             body = RequestBody(
                 mediaType: contentType,
-                schema: text ? .object(["type": .string("string")]) : .object(["type": .string("string"), "format": .string("binary")]),
+                schema: text ? .object(["type": .string("string")]) : SchemaBuilder.binary,
                 encoding: [])
         case .empty:
             break
@@ -162,9 +162,10 @@ package struct EndpointDescription {
 
     /// The query parameters of one property, as EndpointKit sends it:
     /// - a list in the style of `arrays`, never required (an empty list sends nothing);
-    /// - an object of scalars as `key[sub]` (OpenAPI's `deepObject`);
-    /// - an object that holds objects or lists leaf by leaf (`filter[inner][min_stars]`,
-    ///   `filter[labels]`), which `deepObject` does not define;
+    /// - an object leaf by leaf (`filter[language]`, `filter[inner][min_stars]`, `filter[labels]`):
+    ///   `deepObject` does not define objects within objects or lists, and validators read even a
+    ///   flat one inconsistently;
+    /// - a dictionary as `key[sub]` (OpenAPI's `deepObject`), since its keys are data;
     /// - anything else as one parameter.
     private static func query(_ name: String, schema: JSONValue, required: Bool, arrays: ArrayEncoding, builder: SchemaBuilder, depth: Int = 0) throws -> [Parameter] {
         let resolved = SchemaBuilder.nonNull(builder.resolved(schema))
@@ -179,11 +180,7 @@ package struct EndpointDescription {
             return [Parameter(name: name, location: "query", schema: schema, isRequired: required)]
         }
         let properties = resolved["properties"]?.objectMembers ?? []
-        let nested = properties.contains { member in
-            let type = SchemaBuilder.nonNull(builder.resolved(member.value))["type"]
-            return type == .string("object") || type == .string("array")
-        }
-        guard nested || depth > 0 else {  // inside an object described leaf by leaf, leaves all the way
+        guard !properties.isEmpty else {  // a dictionary: its keys are data, deepObject holds them
             // Every member optional: an object of nils sends nothing at all.
             let sendsSomething = !(resolved["required"]?.arrayValue ?? []).isEmpty
             return [Parameter(name: name, location: "query", schema: schema, isRequired: required && sendsSomething, style: ("deepObject", true))]
@@ -203,16 +200,30 @@ package struct EndpointDescription {
         return parameters
     }
 
-    /// The object schema of the body's properties.
-    private static func object(_ properties: [ProbeRecord.Property], builder: SchemaBuilder, notes: [String: Documentation.Property]) throws -> JSONValue {
+    /// The object schema of the body's properties. `nullable` is false for a form or multipart
+    /// body, which has no null: an absent value is a field not sent.
+    private static func object(
+        _ properties: [ProbeRecord.Property], builder: SchemaBuilder, notes: [String: Documentation.Property], nullable: Bool = true
+    ) throws -> JSONValue {
         var members: [JSONValue.Member] = []
         var required: [JSONValue] = []
         for property in properties {
             var value = try property.schema.value(builder: builder)
-            if property.isNullable || !property.isRequired { value = SchemaBuilder.nullable(value) }
+            if !nullable {
+                let bare = SchemaBuilder.nonNull(value)
+                if bare != value {
+                    value = bare
+                    members.append(.init(key: property.wireName, value: notes[property.swiftName].map { $0.applied(to: value) } ?? value))
+                    continue  // never required: nil is left out
+                }
+            } else if property.isNullable || !property.isRequired { value = SchemaBuilder.nullable(value) }
             if let note = notes[property.swiftName] { value = note.applied(to: value) }
             members.append(.init(key: property.wireName, value: value))
-            if property.isRequired && !property.isNullable && SchemaBuilder.nonNull(value) == value { required.append(.string(property.wireName)) }
+            // In a form an empty list is no field at all: a list is never required there.
+            let listInForm = !nullable && builder.resolved(value)["type"] == .string("array")
+            if property.isRequired && !property.isNullable && SchemaBuilder.nonNull(value) == value && !listInForm {
+                required.append(.string(property.wireName))
+            }
         }
         var schema = JSONValue.object(["type": .string("object")])
         if !members.isEmpty { schema["properties"] = .object(members) }

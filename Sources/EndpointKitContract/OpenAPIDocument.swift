@@ -41,7 +41,7 @@ public struct OpenAPIDocument: Sendable {
         endpoints: [any (Endpoint & Decodable).Type]
     ) throws {
         let main = servers.first ?? Server.default ?? Server(origin: URL(string: "http://localhost")!)
-        let builder = SchemaBuilder(encoder: main.encoder, referencePrefix: "#/components/schemas/")
+        let builder = SchemaBuilder(encoder: main.encoder, decoder: main.decoder, referencePrefix: "#/components/schemas/")
         let security = SecurityScheme.schemes(of: main.middlewares)
         var paths: [JSONValue.Member] = []
         var tags: [String] = []
@@ -149,7 +149,7 @@ public struct OpenAPIDocument: Sendable {
             }
             success(status ?? 200, .object([.init(key: streamed.mediaType, value: media)]))
         } else if payload == Data.self {
-            success(status ?? 200, .object(["application/octet-stream": .object(["schema": .object(["type": .string("string"), "format": .string("binary")])])]))
+            success(status ?? 200, .object(["application/octet-stream": .object(["schema": SchemaBuilder.binary])]))
         } else if payload == String.self {
             success(status ?? 200, .object(["text/plain": .object(["schema": .object(["type": .string("string")])])]))
         } else if let optional = payload as? any SchemaOptional.Type {

@@ -44,8 +44,13 @@ package final class SchemaBuilder {
     static let stepLimit = 20_000
     static let depthLimit = 64
 
-    package init(encoder: JSONEncoder, referencePrefix: String) {
+    /// How the decoder that reads the described data turns JSON keys into coding keys, when known
+    /// (a server's decoder); `nil` assumes the decoder that pairs with the encoder's strategy.
+    let decodingKeys: JSONDecoder.KeyDecodingStrategy?
+
+    package init(encoder: JSONEncoder, decoder: JSONDecoder? = nil, referencePrefix: String) {
         self.referencePrefix = referencePrefix
+        decodingKeys = decoder?.keyDecodingStrategy
         keyStrategy = encoder.keyEncodingStrategy
         dateStrategy = encoder.dateEncodingStrategy
         dataStrategy = encoder.dataEncodingStrategy
@@ -284,15 +289,25 @@ package final class SchemaBuilder {
         case ObjectIdentifier(Float.self): return (Float(1), Self.real(.float))
         case ObjectIdentifier(Decimal.self): return (Decimal(1), Self.real(.decimal))
         case ObjectIdentifier(URL.self): return (URL(string: "https://example.com")!, .object(["type": .string("string"), "format": .string("uri")]))
-        case ObjectIdentifier(UUID.self): return (UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), .object(["type": .string("string"), "format": .string("uuid")]))
+        case ObjectIdentifier(UUID.self):
+            // `format` is an annotation unless a validator is told to assert it: the pattern says it always.
+            return (UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)), .object([
+                "type": .string("string"), "format": .string("uuid"),
+                "pattern": .string("^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$"),
+            ]))
         case ObjectIdentifier(Date.self): return (Date(timeIntervalSince1970: 0), dateSchema)
         case ObjectIdentifier(Data.self): return (Data(), dataSchema)
         case ObjectIdentifier(EmptyPayload.self): return (EmptyPayload(), .object(["title": .string("EmptyPayload"), "description": .string("No content: any body is ignored.")]))
-        case ObjectIdentifier(MultipartFile.self): return (MultipartFile(Data(), filename: "file"), .object(["type": .string("string"), "format": .string("binary")]))
+        case ObjectIdentifier(MultipartFile.self): return (MultipartFile(Data(), filename: "file"), Self.binary)
         case ObjectIdentifier(JSONValue.self): return (JSONValue.null, .object([:]))
         default: return nil
         }
     }
+
+    /// Bytes that are not text (a file part, a raw body), as OpenAPI 3.1 says it: a content
+    /// media type, not 3.0's `format: binary`, which a 3.1 validator reads as a string and so
+    /// refuses the bytes of a real upload.
+    package static let binary = JSONValue.object(["contentMediaType": .string("application/octet-stream")])
 
     /// The numbers a real type decodes from JSON: within its largest magnitude, and not so close
     /// to zero that it underflows (`1e-50` is not a `Float`), zero itself excepted.
@@ -303,8 +318,10 @@ package final class SchemaBuilder {
         /// (PyYAML) also reads as numbers: with a point and a signed exponent.
         var limits: (largest: String, smallest: String) {
             switch self {
-            case .float: ("3.4028234663852886e+38", "1.401298464324817e-45")  // Float's greatestFiniteMagnitude, leastNonzeroMagnitude
-            case .double: ("1.7976931348623157e+308", "4.9406564584124654e-324")
+            // As JSONEncoder writes Float's greatestFiniteMagnitude and leastNonzeroMagnitude (their
+            // shortest forms, which read back as the same Float), and Double's.
+            case .float: ("3.4028235e+38", "1.0e-45")
+            case .double: ("1.7976931348623157e+308", "5.0e-324")
             // Foundation reads a decimal as at most 38 digits times a power of ten from -128 to
             // 127: bounds that hold for any number of digits.
             case .decimal: ("1.0e+127", "1.0e-90")
@@ -333,7 +350,11 @@ package final class SchemaBuilder {
     /// A date as the encoder writes it (EndpointKit's default decoder reads the same forms).
     private var dateSchema: JSONValue {
         if case .iso8601 = dateStrategy {
-            return .object(["type": .string("string"), "format": .string("date-time")])
+            // The shape RFC3339 reads; `format` (when asserted) rules out days that do not exist.
+            return .object([
+                "type": .string("string"), "format": .string("date-time"),
+                "pattern": .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:?[0-9]{2})$"),
+            ])
         } else if case .secondsSince1970 = dateStrategy {
             return .object(["type": .string("number"), "description": .string("Seconds since 1970-01-01T00:00:00Z")])
         } else if case .millisecondsSince1970 = dateStrategy {
@@ -348,7 +369,10 @@ package final class SchemaBuilder {
         if case .deferredToData = dataStrategy {
             return .object(["type": .string("array"), "items": .object(["type": .string("integer"), "minimum": .integer(0), "maximum": .integer(255)])])
         }
-        return .object(["type": .string("string"), "contentEncoding": .string("base64")])
+        return .object([
+            "type": .string("string"), "contentEncoding": .string("base64"),
+            "pattern": .string("^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"),
+        ])
     }
 
     // MARK: - Helpers
@@ -410,21 +434,44 @@ package final class SchemaBuilder {
     /// same reason. A payload that follows such a schema would not decode, and a model's tool call
     /// would fail, so the contract says no rather than something untrue.
     func checkReadable(_ wireName: String, key: some CodingKey, at codingPath: [any CodingKey]) throws(EndpointError) {
-        guard checksReadBack, key.intValue == nil else { return }
-        let snakeCase: Bool
-        switch keyStrategy {
-        case .convertToSnakeCase: snakeCase = true
-        case .custom: snakeCase = wireName == SnakeCase.convertUnlessExplicit(key)  // EndpointKit's own, or one like it
-        default: snakeCase = false
-        }
-        let readBack = SnakeCase.fromSnakeCase(wireName)
-        guard snakeCase, readBack != key.stringValue else { return }
+        guard checksReadBack, key.intValue == nil, let readBack = readBack(of: wireName, key: key, at: codingPath),
+              readBack != key.stringValue else { return }
         let type = probing.last ?? outermost ?? Any.self
         let place = CodingPathText.render(codingPath + [key])
         if CodingKeyName.isSpelledExplicitly(key) {
             throw Self.unavailable(type, because: "its CodingKeys raw value \"\(key.stringValue)\" (at \(place)) is never matched: the decoder reads the JSON key \"\(wireName)\" as \"\(readBack)\". Spell the raw value \"\(readBack)\", or leave it out")
         }
         throw Self.unavailable(type, because: "its property \(key.stringValue) (at \(place)) is written \"\(wireName)\", which the decoder reads back as \"\(readBack)\", so a payload that follows the schema would not decode. Name the property \(readBack) (still \"\(wireName)\" on the wire)")
+    }
+
+    /// The coding key the decoder makes of the JSON key `wireName`; `nil` when it cannot be known.
+    private func readBack(of wireName: String, key: some CodingKey, at codingPath: [any CodingKey]) -> String? {
+        switch decodingKeys {
+        case .useDefaultKeys?:
+            return wireName
+        case .convertFromSnakeCase?:
+            return SnakeCase.fromSnakeCase(wireName)
+        case .custom(let convert)?:
+            return convert(codingPath + [WireKey(stringValue: wireName)]).stringValue
+        case nil:
+            // The decoder that pairs with the encoder: snake_case back from snake_case.
+            switch keyStrategy {
+            case .useDefaultKeys: return wireName
+            case .convertToSnakeCase: return SnakeCase.fromSnakeCase(wireName)
+            case .custom: return wireName == SnakeCase.convertUnlessExplicit(key) ? SnakeCase.fromSnakeCase(wireName) : nil
+            @unknown default: return nil
+            }
+        @unknown default:
+            return nil
+        }
+    }
+
+    /// A JSON key as the decoder's custom key strategy receives it.
+    private struct WireKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     static func unavailable(_ type: Any.Type, because reason: String) -> EndpointError {
@@ -506,7 +553,7 @@ extension SchemaBuilder {
     static func propertyNames(of key: Any.Type, in dictionary: Any.Type) throws -> JSONValue? {
         if key == String.self { return nil }
         if key == Int.self {  // the one integer key JSONEncoder writes as a member name
-            return .object(["type": .string("string"), "pattern": .string("^-?(0|[1-9][0-9]*)$")])
+            return .object(["type": .string("string"), "pattern": .string(integerPattern)])
         }
         // CodingKeyRepresentable is iOS 15.4, macOS 12.3: before, only String and Int keys make
         // an object, as the standard library then decides at run time too.
@@ -521,6 +568,26 @@ extension SchemaBuilder {
         }
         throw unavailable(dictionary, because: "JSONEncoder writes a dictionary keyed by \(key) as one list of keys and values in turn, which JSON Schema cannot describe; key it by String, Int or a CodingKeyRepresentable type")
     }
+
+    /// A decimal `Int` in text, from `Int.min` to `Int.max` exactly: what `Int(_:)` reads back.
+    static let integerPattern: String = {
+        /// Digit strings of `limit`'s length that are at most `limit`, as alternatives.
+        func atMost(_ limit: String) -> [String] {
+            let digits = Array(limit)
+            var alternatives: [String] = []
+            for index in digits.indices where digits[index] != "0" {
+                let below = digits[index] == "1" ? "0" : "[0-\(Character(UnicodeScalar(digits[index].asciiValue! - 1)))]"
+                let rest = digits.count - index - 1
+                alternatives.append(String(digits[..<index]) + below + (rest > 0 ? "[0-9]{\(rest)}" : ""))
+            }
+            return alternatives + [limit]
+        }
+        let maximum = String(Int.max), magnitudeOfMinimum = String(String(Int.min).dropFirst())
+        let shorter = "[1-9][0-9]{0,\(maximum.count - 2)}"  // fewer digits than the limits
+        let positive = ([shorter] + atMost(maximum).filter { !$0.hasPrefix("0") }).joined(separator: "|")
+        let negative = ([shorter] + atMost(magnitudeOfMinimum).filter { !$0.hasPrefix("0") }).joined(separator: "|")
+        return "^(0|\(positive.isEmpty ? "" : "(\(positive))")|-(\(negative)))$"
+    }()
 
     private static func rawStrings<C: CaseIterable & RawRepresentable>(of type: C.Type) -> [String]? {
         let names = type.allCases.compactMap { $0.rawValue as? String }

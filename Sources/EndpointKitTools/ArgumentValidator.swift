@@ -170,7 +170,7 @@ struct ArgumentValidator {
     static let formatLimits: [String: (minimum: DecimalText, maximum: DecimalText)] = [
         "int32": (DecimalText("-2147483648")!, DecimalText("2147483647")!),
         "int64": (DecimalText("-9223372036854775808")!, DecimalText("18446744073709551615")!),
-        "float": (DecimalText("-3.4028234663852886e+38")!, DecimalText("3.4028234663852886e+38")!),
+        "float": (DecimalText("-3.4028235e+38")!, DecimalText("3.4028235e+38")!),
         "double": (DecimalText("-1.7976931348623157e+308")!, DecimalText("1.7976931348623157e+308")!),
     ]
 

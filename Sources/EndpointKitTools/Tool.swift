@@ -52,11 +52,11 @@ struct Tool: Sendable {
         if E.ReturnPayloadType.self is any StreamedPayload.Type {
             throw refused("it streams its answer, which a tool result cannot hold; offer an endpoint that returns the whole payload")
         }
-        let builder = SchemaBuilder(encoder: server.encoder, referencePrefix: "#/$defs/")
+        let builder = SchemaBuilder(encoder: server.encoder, decoder: server.decoder, referencePrefix: "#/$defs/")
         let description = try EndpointDescription(type, builder: builder, server: server, decoded: true)
         var schema = description.arguments
         if !builder.definitions.isEmpty { schema["$defs"] = .object(builder.definitions) }
-        if schema.jsonText().contains(#""format":"binary""#) {
+        if schema.jsonText().contains(#""contentMediaType":"application/octet-stream""#) {
             throw refused("it takes a file (MultipartFile), which a model cannot send")
         }
         return (description, schema)

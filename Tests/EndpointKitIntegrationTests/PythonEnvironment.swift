@@ -13,9 +13,14 @@ enum PythonEnvironment {
     /// What the test servers import beyond the standard library: werkzeug (the loopback server's
     /// multipart parser), sse-starlette and uvicorn (a Server-Sent Events server nobody here wrote);
     /// and what the contract tests check documents with: openapi-spec-validator and jsonschema.
-    static let modules = ["werkzeug", "sse_starlette", "uvicorn", "openapi_spec_validator", "jsonschema"]
-    /// The PyPI packages that provide ``modules``.
-    static let packages = ["werkzeug", "sse-starlette", "uvicorn", "openapi-spec-validator", "jsonschema"]
+    /// openapi-core validates captured requests against exported documents, and
+    /// hypothesis-jsonschema generates instances of exported schemas.
+    static let modules = ["werkzeug", "sse_starlette", "uvicorn", "openapi_spec_validator", "jsonschema", "openapi_core", "hypothesis_jsonschema"]
+    /// The PyPI packages that provide ``modules`` (hypothesis-jsonschema works with hypothesis
+    /// before 6.140).
+    static let packages = [
+        "werkzeug", "sse-starlette", "uvicorn", "openapi-spec-validator", "jsonschema", "openapi-core", "hypothesis-jsonschema", "hypothesis<6.140",
+    ]
 
     /// The folder of the virtual environment: `.build/loopback-python` in the package.
     static let folder = URL(fileURLWithPath: #filePath)

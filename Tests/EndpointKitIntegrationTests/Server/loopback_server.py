@@ -284,6 +284,7 @@ class Handler(BaseHTTPRequestHandler):
                 "query": query,
                 "headers": {name.lower(): value for name, value in self.headers.items()},
                 "body": body.decode("utf-8", "replace"),
+                "body_base64": base64.b64encode(body).decode(),
             }).encode())
 
     def pages(self, kind, query):

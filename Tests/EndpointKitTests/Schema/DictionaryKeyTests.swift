@@ -22,7 +22,12 @@ private struct Small: Decodable { let counts: [UInt8: Int] }  // not CodingKeyRe
         let properties = try #require(object["properties"] as? [String: [String: Any]])
         let byID = try #require(properties["byId"])
         #expect(byID["type"] as? String == "object")
-        #expect((byID["propertyNames"] as? [String: Any])?["pattern"] as? String == "^-?(0|[1-9][0-9]*)$")
+        let pattern = try #require((byID["propertyNames"] as? [String: Any])?["pattern"] as? String)
+        let regex = try NSRegularExpression(pattern: pattern)
+        func matches(_ text: String) -> Bool { regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }
+        // Exactly the keys Int(_:) reads back: Int.min to Int.max, no more.
+        for key in ["0", "7", "-7", String(Int.max), String(Int.min), "1000000000000000000"] { #expect(matches(key), "\(key)") }
+        for key in ["-0", "01", "9223372036854775808", "-9223372036854775809", "10000000000000000000", "1.5", "", "x"] { #expect(!matches(key), "\(key)") }
         #expect((byID["additionalProperties"] as? [String: Any])?["type"] as? String == "string")
         #expect((properties["by_color"]?["propertyNames"] as? [String: Any])?["enum"] as? [String] == ["red", "green"])
         #expect(properties["names"]?["propertyNames"] == nil)

@@ -357,7 +357,7 @@ internal struct Client: APIProtocol {
                                 let body = try converter.setRequiredRequestBodyAsBinary(
                                     value.body,
                                     headerFields: &headerFields,
-                                    contentType: "text/plain"
+                                    contentType: "application/octet-stream"
                                 )
                                 return .init(
                                     name: "photo",
