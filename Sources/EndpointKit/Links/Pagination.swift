@@ -102,6 +102,40 @@ public struct Pagination<E: PaginatedEndpoint>: Sendable {
         }
     }
 
+    /// A page number in an optional property: `nil` (the parameter left out, so the server's
+    /// default applies) is page `first`; then one more for each page, until a page has no items.
+    /// What a generated endpoint declares, where the document says the page is optional.
+    ///
+    /// ```swift
+    /// var page: Int?
+    /// static var pagination: Pagination<Self> { .pageNumber(\.page) }
+    /// ```
+    public static func pageNumber(_ property: any WritableKeyPath<E, Int?> & Sendable, startingAt first: Int = 1) -> Pagination {
+        Pagination { endpoint, response in
+            guard try itemCount(of: response) > 0 else { return nil }
+            var next = endpoint
+            next[keyPath: property] = try (endpoint[keyPath: property] ?? first).adding(1, named: property)
+            return .endpoint(next)
+        }
+    }
+
+    /// An offset in an optional property: `nil` (left out) is offset 0; then moved past each
+    /// page's items, until a page has none.
+    ///
+    /// ```swift
+    /// var offset: Int?
+    /// static var pagination: Pagination<Self> { .offset(\.offset) }
+    /// ```
+    public static func offset(_ property: any WritableKeyPath<E, Int?> & Sendable) -> Pagination {
+        Pagination { endpoint, response in
+            let count = try itemCount(of: response)
+            guard count > 0 else { return nil }
+            var next = endpoint
+            next[keyPath: property] = try (endpoint[keyPath: property] ?? 0).adding(count, named: property)
+            return .endpoint(next)
+        }
+    }
+
     /// The next request worked out by `next` from the last request and its response; `nil` after
     /// the last page. For APIs that say "more" one way and "from where" another, such as
     /// Stripe's `has_more` and `starting_after`.
@@ -131,7 +165,7 @@ public struct Pagination<E: PaginatedEndpoint>: Sendable {
 
 private extension Int {
     /// `self + amount`, or an error instead of a trap when a server's pages would overflow it.
-    func adding<Root>(_ amount: Int, named property: KeyPath<Root, Int>) throws -> Int {
+    func adding<Root, Value>(_ amount: Int, named property: KeyPath<Root, Value>) throws -> Int {
         let (sum, overflow) = addingReportingOverflow(amount)
         if overflow {
             throw EndpointError(

@@ -150,6 +150,40 @@ import Testing
         #expect(transport.requests.compactMap { $0.query("offset") } == ["0", "2", "4", "6", "7"])
     }
 
+    /// As a generator writes them where the document makes the parameters optional.
+    struct OptionalPages: PaginatedEndpoint {
+        let endpoint = Restful(.get, "numbers")
+        var page: Int?
+        typealias ReturnPayloadType = [Int]
+        static var pagination: Pagination<Self> { .pageNumber(\.page) }
+    }
+
+    struct OptionalOffsets: PaginatedEndpoint {
+        let endpoint = Restful(.get, "offsets")
+        var offset: Int?
+        var limit = 2
+        typealias ReturnPayloadType = [Int]
+        static var pagination: Pagination<Self> { .offset(\.offset) }
+    }
+
+    @Test func `optional page numbers and offsets start left out, then count from the server's default`() async throws {
+        let pages = Self.pagedServer(link: { _, _ in [:] })
+        var numbers: [Int] = []
+        for try await item in OptionalPages().items(on: .stub(pages)) { numbers.append(item) }
+        #expect(numbers == [1, 2, 3, 4, 5])
+        #expect(pages.requests.map { $0.query("page") } == [nil, "2", "3", "4"])
+
+        let offsets = ClosureTransport { request in
+            let offset = Int(request.query("offset") ?? "0")!
+            let items = Array((offset + 1)...(offset + 3)).filter { $0 <= 5 }.prefix(2)
+            return (200, [:], "[" + items.map(String.init).joined(separator: ",") + "]")
+        }
+        var items: [Int] = []
+        for try await item in OptionalOffsets().items(on: .stub(offsets)) { items.append(item) }
+        #expect(items == [1, 2, 3, 4, 5])
+        #expect(offsets.requests.map { $0.query("offset") } == [nil, "2", "4", "5"])
+    }
+
     struct Charges: PaginatedEndpoint {
         let endpoint = Restful(.get, "charges")
         var startingAfter: String?
