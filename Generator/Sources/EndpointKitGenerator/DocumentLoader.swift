@@ -1,0 +1,137 @@
+import Foundation
+import OpenAPIKit
+import OpenAPIKit30
+import OpenAPIKitCompat
+import Yams
+
+/// Reads an OpenAPI 3.0 or 3.1 document, YAML or JSON, as OpenAPI 3.1.
+///
+/// A lenient pre-pass first repairs the defects real documents ship with, and reports each one:
+/// - integer bounds written as floats (`maximum: 100.0` on an `integer`), which strict readers refuse;
+/// - 3.0's boolean `exclusiveMinimum: true` in a 3.1 document, where the bound itself is the value;
+/// - a missing `info.version`.
+///
+/// A reference to another file is refused: bundle the document first.
+///
+/// ```swift
+/// let loaded = try DocumentLoader.load(Data(contentsOf: url))
+/// loaded.repairs.forEach { print("repaired \($0)") }
+/// ```
+public enum DocumentLoader {
+    /// The document as 3.1, and what was repaired on the way.
+    public struct Loaded {
+        /// The document, as OpenAPI 3.1.
+        public let document: OpenAPIKit.OpenAPI.Document
+        /// What the pre-pass repaired, in document order.
+        public let repairs: [Repair]
+        /// The version the document was written in, such as `3.0.3`.
+        public let sourceVersion: String
+    }
+
+    /// Reads `data` (YAML or JSON).
+    ///
+    /// - Throws: ``GenerationError`` naming the JSON path and the fix: not OpenAPI 3.0 or 3.1, a
+    ///   reference to another file, or a document OpenAPIKit cannot read even after the repairs.
+    public static func load(_ data: Data) throws -> Loaded {
+        let text = String(decoding: data, as: UTF8.self)
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw GenerationError(path: "#", problem: "the document is empty", fix: "Pass an OpenAPI document in YAML or JSON")
+            }
+            root = node
+        } catch let error as GenerationError {
+            throw error
+        } catch {
+            throw GenerationError(path: "#", problem: "the document is neither YAML nor JSON (\(error))", fix: "Check its syntax")
+        }
+        guard let version = root["openapi"]?.string else {
+            throw GenerationError(path: "#/openapi", problem: "there is no openapi version", fix: "Pass an OpenAPI 3.0 or 3.1 document (Swagger 2.0 must be converted first)")
+        }
+        let is30 = version.hasPrefix("3.0")
+        guard is30 || version.hasPrefix("3.1") else {
+            throw GenerationError(path: "#/openapi", problem: "version \(version) is not 3.0 or 3.1", fix: "Convert the document to OpenAPI 3.1")
+        }
+        var repairs: [Repair] = []
+        let repaired = try repair(root, path: "#", is30: is30, repairs: &repairs)
+        let yaml = try Yams.serialize(node: repaired)
+        do {
+            if is30 {
+                let document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: yaml)
+                return Loaded(document: document.convert(to: .v3_1_0), repairs: repairs, sourceVersion: version)
+            }
+            return Loaded(document: try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: yaml), repairs: repairs, sourceVersion: version)
+        } catch let error as GenerationError {
+            throw error
+        } catch {
+            throw GenerationError(path: "#", problem: "the document is not valid OpenAPI \(version): \(error)", fix: "Validate it (openapi-spec-validator) and fix what it reports")
+        }
+    }
+
+    // MARK: - The lenient pre-pass
+
+    private static func repair(_ node: Node, path: String, is30: Bool, repairs: inout [Repair]) throws -> Node {
+        switch node {
+        case .mapping(var mapping):
+            if path == "#", let info = mapping["info"], info["version"] == nil, case .mapping(var infoMapping) = info {
+                infoMapping["version"] = Node("0.0.0", Tag(.str), .doubleQuoted)
+                mapping["info"] = .mapping(infoMapping)
+                repairs.append(Repair(path: "#/info/version", change: "missing: set to \"0.0.0\""))
+            }
+            if let reference = mapping["$ref"]?.string, !reference.hasPrefix("#") {
+                throw GenerationError(
+                    path: path, problem: "the reference \"\(reference)\" points into another file",
+                    fix: "Bundle the document into one file first (for example with `redocly bundle`)")
+            }
+            if isIntegerSchema(mapping) {
+                for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] {
+                    guard let scalar = mapping[key]?.scalar, scalar.string.contains(where: { ".eE".contains($0) }),
+                          let value = Double(scalar.string), value.rounded() == value, abs(value) < 9.3e18 else { continue }
+                    let integer = String(Int64(value))
+                    mapping[key] = Node(integer, Tag(.int))
+                    repairs.append(Repair(path: path + "/" + key, change: "the integer bound \(scalar.string) was written as a float: read as \(integer)"))
+                }
+            }
+            if !is30 {
+                for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+                    guard let value = mapping[flag]?.bool else { continue }
+                    if value, let limit = mapping[bound] {
+                        mapping[flag] = limit
+                        mapping[bound] = nil
+                        repairs.append(Repair(path: path + "/" + flag, change: "3.0's \(flag): true in a 3.1 document: read as \(flag): \(limit.string ?? "")"))
+                    } else {
+                        mapping[flag] = nil
+                        repairs.append(Repair(path: path + "/" + flag, change: "3.0's \(flag): \(value) in a 3.1 document: \(value ? "no \(bound) to make exclusive, dropped" : "dropped")"))
+                    }
+                }
+            }
+            var result = Node.Mapping([])
+            for (key, value) in mapping {
+                let name = key.string ?? ""
+                result[key] = try repair(value, path: path + "/" + pointerEscaped(name), is30: is30, repairs: &repairs)
+            }
+            return .mapping(result)
+        case .sequence(let sequence):
+            var result = Node.Sequence([])
+            for (index, element) in sequence.enumerated() {
+                result.append(try repair(element, path: path + "/\(index)", is30: is30, repairs: &repairs))
+            }
+            return .sequence(result)
+        default:
+            return node
+        }
+    }
+
+    private static func isIntegerSchema(_ mapping: Node.Mapping) -> Bool {
+        switch mapping["type"] {
+        case .scalar(let scalar)?: return scalar.string == "integer"
+        case .sequence(let types)?: return types.contains { $0.string == "integer" }
+        default: return false
+        }
+    }
+
+    /// A name as a JSON pointer segment (RFC 6901): `/` as `~1`, `~` as `~0`.
+    static func pointerEscaped(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}
