@@ -17,9 +17,10 @@ enum PythonEnvironment {
     /// hypothesis-jsonschema generates instances of exported schemas.
     static let modules = ["werkzeug", "sse_starlette", "uvicorn", "openapi_spec_validator", "jsonschema", "openapi_core", "hypothesis_jsonschema"]
     /// The PyPI packages that provide ``modules`` (hypothesis-jsonschema works with hypothesis
-    /// before 6.140).
+    /// before 6.140; left free, pip settles on openapi-core 0.14, which does not import beside the
+    /// newest openapi-spec-validator).
     static let packages = [
-        "werkzeug", "sse-starlette", "uvicorn", "openapi-spec-validator", "jsonschema", "openapi-core", "hypothesis-jsonschema", "hypothesis<6.140",
+        "werkzeug", "sse-starlette", "uvicorn", "openapi-spec-validator", "jsonschema", "openapi-core>=0.19", "hypothesis-jsonschema", "hypothesis<6.140",
     ]
 
     /// The folder of the virtual environment: `.build/loopback-python` in the package.
