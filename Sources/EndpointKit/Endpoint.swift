@@ -249,6 +249,11 @@ extension Endpoint {
         return prepared
     }
 
+    /// The most response bytes kept for a call on `server`: the endpoint's limit, else the server's.
+    static func responseLimit(on server: Server) -> Int {
+        max(maximumResponseSize ?? server.maximumResponseSize, 0)
+    }
+
     private func performUnnamed(on server: Server, options: CallOptions) async throws -> Response<ReturnPayloadType> {
         let server = server.overridden()
         let prepared = try await prepare(on: server, at: options.url)
@@ -264,7 +269,7 @@ extension Endpoint {
             switch answer {
             case .data(let bytes): body = bytes
             // A middleware answered with a stream of its own: the payload needs the whole body.
-            case .stream(let stream): body = try await stream.collect(upTo: max(Self.maximumResponseSize ?? server.maximumResponseSize, 0))
+            case .stream(let stream): body = try await stream.collect(upTo: Self.responseLimit(on: server))
             }
         } catch {
             throw Self.transportFailure(error, request: request)

@@ -170,20 +170,20 @@ package struct EndpointDescription {
     private static func query(_ name: String, schema: JSONValue, required: Bool, arrays: ArrayEncoding, builder: SchemaBuilder, depth: Int = 0) throws -> [Parameter] {
         let resolved = SchemaBuilder.nonNull(builder.resolved(schema))
         if resolved["type"] == .string("array") {
-            switch arrays.kind {
-            case .repeatedKeys: return [Parameter(name: name, location: "query", schema: schema, isRequired: false, style: ("form", true))]
-            case .commaSeparated: return [Parameter(name: name, location: "query", schema: schema, isRequired: false, style: ("form", false))]
-            case .brackets: return [Parameter(name: name + "[]", location: "query", schema: schema, isRequired: false, style: ("form", true))]
+            let (suffix, explode) = switch arrays.kind {
+            case .repeatedKeys: ("", true)
+            case .commaSeparated: ("", false)
+            case .brackets: ("[]", true)
             }
+            return [Parameter(name: name + suffix, location: "query", schema: schema, isRequired: false, style: ("form", explode))]
         }
         guard resolved["type"] == .string("object") else {
             return [Parameter(name: name, location: "query", schema: schema, isRequired: required)]
         }
         let properties = resolved["properties"]?.objectMembers ?? []
         guard !properties.isEmpty else {  // a dictionary: its keys are data, deepObject holds them
-            // Every member optional: an object of nils sends nothing at all.
-            let sendsSomething = !(resolved["required"]?.arrayValue ?? []).isEmpty
-            return [Parameter(name: name, location: "query", schema: schema, isRequired: required && sendsSomething, style: ("deepObject", true))]
+            // An empty dictionary sends nothing at all.
+            return [Parameter(name: name, location: "query", schema: schema, isRequired: false, style: ("deepObject", true))]
         }
         guard depth < 8 else {
             throw EndpointError(
@@ -209,21 +209,18 @@ package struct EndpointDescription {
         var required: [JSONValue] = []
         for property in properties {
             var value = try property.schema.value(builder: builder)
-            if !nullable {
-                let bare = SchemaBuilder.nonNull(value)
-                if bare != value {
-                    value = bare
-                    members.append(.init(key: property.wireName, value: notes[property.swiftName].map { $0.applied(to: value) } ?? value))
-                    continue  // never required: nil is left out
-                }
-            } else if property.isNullable || !property.isRequired { value = SchemaBuilder.nullable(value) }
+            let bare = SchemaBuilder.nonNull(value)
+            var isRequired = property.isRequired && !property.isNullable && bare == value
+            if nullable {
+                if property.isNullable || !property.isRequired { value = SchemaBuilder.nullable(value) }
+            } else {
+                value = bare  // a form has no null: nil is left out
+                // nor an empty list: no field at all, so a list is never required there
+                if builder.resolved(value)["type"] == .string("array") { isRequired = false }
+            }
             if let note = notes[property.swiftName] { value = note.applied(to: value) }
             members.append(.init(key: property.wireName, value: value))
-            // In a form an empty list is no field at all: a list is never required there.
-            let listInForm = !nullable && builder.resolved(value)["type"] == .string("array")
-            if property.isRequired && !property.isNullable && SchemaBuilder.nonNull(value) == value && !listInForm {
-                required.append(.string(property.wireName))
-            }
+            if isRequired { required.append(.string(property.wireName)) }
         }
         var schema = JSONValue.object(["type": .string("object")])
         if !members.isEmpty { schema["properties"] = .object(members) }

@@ -161,7 +161,7 @@ extension JSONSchema {
     /// "count": .integer(Int.self)      // minimum -9223372036854775808, maximum 9223372036854775807
     /// ```
     public static func integer<I: FixedWidthInteger & Decodable & SendableMetatype>(_ type: I.Type) -> JSONSchema {
-        JSONSchema(node: .derived { builder in try builder.probe(type, at: []).schema })
+        .type(type)
     }
 
     /// An integer from `range.lowerBound` to `range.upperBound`.
@@ -185,7 +185,7 @@ extension JSONSchema {
     /// "price": .number(Decimal.self)
     /// ```
     public static func number<R: Decodable & SendableMetatype>(_ type: R.Type) -> JSONSchema {
-        JSONSchema(node: .derived { builder in try builder.probe(type, at: []).schema })
+        .type(type)
     }
 
     /// `{"type": "boolean"}`.

@@ -26,8 +26,7 @@ package final class SchemaBuilder {
     private var completed: [ObjectIdentifier: Any] = [:]
     /// What the probe of the outermost type being described has spent (see ``spend(at:)``).
     private var steps = 0
-    private var outermost: Any.Type?
-    /// The types whose `init(from:)` is running, innermost last.
+    /// The types whose `init(from:)` is running, outermost first.
     private var probing: [Any.Type] = []
     /// Whether keys must read back as they are written (see ``checkReadable(_:key:at:)``): what is
     /// decoded (payloads, tool arguments) must; an endpoint's request, which is only encoded, need not.
@@ -85,10 +84,7 @@ package final class SchemaBuilder {
     /// own decoding is still running (a recursive reference), which only optional and collection
     /// positions can hold.
     package func probe<T: Decodable>(_ type: T.Type, at codingPath: [any CodingKey]) throws -> (value: T?, schema: JSONValue) {
-        if inProgress.isEmpty {
-            steps = 0  // a new outermost type: a new budget
-            outermost = type
-        }
+        if inProgress.isEmpty { steps = 0 }  // a new outermost type: a new budget
         if let known = try standard(type, at: codingPath) { return known }
         let id = ObjectIdentifier(type)
         if let done = completed[id] { return (done as? T, reference(to: type)) }
@@ -99,17 +95,10 @@ package final class SchemaBuilder {
         inProgress.insert(id)
         defer { inProgress.remove(id) }
         let record = ProbeRecord(codingPath: codingPath)
-        let value: T
         probing.append(type)
         defer { probing.removeLast() }
         let sightings = enumSightings.count
-        do {
-            value = try T(from: SchemaProbe(builder: self, record: record))
-        } catch let error as EndpointError {
-            throw error
-        } catch {
-            throw SchemaBuilder.unavailable(type, because: SchemaBuilder.describe(error))
-        }
+        let value = try decode(type, into: record)
         let branches = record.container == .keyed
             ? try self.branches(of: type, record: record, at: codingPath, sightings: enumSightings[sightings...])
             : nil
@@ -147,13 +136,7 @@ package final class SchemaBuilder {
                 let variant = ProbeRecord(codingPath: codingPath)
                 caseChoice = (sighting.path, index)
                 defer { caseChoice = nil }
-                do {
-                    _ = try T(from: SchemaProbe(builder: self, record: variant))
-                } catch let error as EndpointError {
-                    throw error
-                } catch {
-                    throw SchemaBuilder.unavailable(type, because: "with another case of its property at \(sighting.path), " + SchemaBuilder.describe(error))
-                }
+                _ = try decode(type, into: variant, context: "with another case of its property at \(sighting.path), ")
                 records.append(variant)
             }
             let shapes = records.map { $0.shape }
@@ -174,6 +157,18 @@ package final class SchemaBuilder {
             return .object(["oneOf": .array(options)])
         }
         return nil
+    }
+
+    /// Runs `type`'s decoding against the probe, recording into `record`. What it throws becomes
+    /// `.schemaUnavailable` naming the type; `context` says how the probe's values differed.
+    private func decode<T: Decodable>(_ type: T.Type, into record: ProbeRecord, context: String = "") throws -> T {
+        do {
+            return try T(from: SchemaProbe(builder: self, record: record))
+        } catch let error as EndpointError {
+            throw error
+        } catch {
+            throw Self.unavailable(type, because: context + Self.describe(error))
+        }
     }
 
     /// `schema`, or the definition its `$ref` names.
@@ -423,7 +418,7 @@ package final class SchemaBuilder {
         steps += 1
         guard steps > Self.stepLimit || codingPath.count > Self.depthLimit else { return }
         let where_ = CodingPathText.render(codingPath)
-        throw Self.unavailable(outermost ?? Any.self, because: steps > Self.stepLimit
+        throw Self.unavailable(probing.first ?? Any.self, because: steps > Self.stepLimit
             ? "its decoding asked the probe for more than \(Self.stepLimit) values (at \(where_)), as a type does that reads a list until a value it expects"
             : "its decoding went more than \(Self.depthLimit) levels deep (at \(where_)), as a type does that recurses while contains(_:) answers true")
     }
@@ -436,7 +431,7 @@ package final class SchemaBuilder {
     func checkReadable(_ wireName: String, key: some CodingKey, at codingPath: [any CodingKey]) throws(EndpointError) {
         guard checksReadBack, key.intValue == nil, let readBack = readBack(of: wireName, key: key, at: codingPath),
               readBack != key.stringValue else { return }
-        let type = probing.last ?? outermost ?? Any.self
+        let type = probing.last ?? Any.self
         let place = CodingPathText.render(codingPath + [key])
         if CodingKeyName.isSpelledExplicitly(key) {
             throw Self.unavailable(type, because: "its CodingKeys raw value \"\(key.stringValue)\" (at \(place)) is never matched: the decoder reads the JSON key \"\(wireName)\" as \"\(readBack)\". Spell the raw value \"\(readBack)\", or leave it out")
@@ -452,7 +447,7 @@ package final class SchemaBuilder {
         case .convertFromSnakeCase?:
             return SnakeCase.fromSnakeCase(wireName)
         case .custom(let convert)?:
-            return convert(codingPath + [WireKey(stringValue: wireName)]).stringValue
+            return convert(codingPath + [SnakeCase.PlainKey(wireName)]).stringValue
         case nil:
             // The decoder that pairs with the encoder: snake_case back from snake_case.
             switch keyStrategy {
@@ -464,14 +459,6 @@ package final class SchemaBuilder {
         @unknown default:
             return nil
         }
-    }
-
-    /// A JSON key as the decoder's custom key strategy receives it.
-    private struct WireKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 
     static func unavailable(_ type: Any.Type, because reason: String) -> EndpointError {

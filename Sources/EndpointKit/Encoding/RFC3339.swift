@@ -16,10 +16,10 @@ import Foundation
 ///
 /// A day that does not exist (`2023-02-29`), an hour of 24, a missing offset and anything after the
 /// offset are refused.
-package enum RFC3339 {
+enum RFC3339 {
     /// `2024-05-01T12:30:00Z`: UTC, whole seconds (the fraction is dropped), as `JSONEncoder`'s
     /// `.iso8601` writes it.
-    package static func string(from date: Date) -> String {
+    static func string(from date: Date) -> String {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(date)" }  // no calendar date: not sent by any real call
         let whole = Int64(seconds)
@@ -33,7 +33,7 @@ package enum RFC3339 {
     }
 
     /// Reads a payload's date (the default decoder's `dateDecodingStrategy`).
-    @Sendable package static func decode(_ decoder: any Decoder) throws -> Date {
+    @Sendable static func decode(_ decoder: any Decoder) throws -> Date {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         if let date = date(from: text) {
@@ -46,7 +46,7 @@ package enum RFC3339 {
     }
 
     /// The date `text` spells, or `nil` when it is not an RFC 3339 date-time.
-    package static func date(from text: String) -> Date? {
+    static func date(from text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes in parse(bytes) }
     }

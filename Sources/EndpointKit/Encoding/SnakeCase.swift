@@ -34,12 +34,13 @@ package enum SnakeCase {
         return converted == key.stringValue || !CodingKeyName.isSpelledExplicitly(key) ? converted : key.stringValue
     }
 
-    private struct PlainKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ stringValue: String) { self.stringValue = stringValue }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    /// A key that is only its text: what key strategies return and receive.
+    package struct PlainKey: CodingKey {
+        package let stringValue: String
+        package var intValue: Int? { nil }
+        package init(_ stringValue: String) { self.stringValue = stringValue }
+        package init?(stringValue: String) { self.stringValue = stringValue }
+        package init?(intValue: Int) { nil }
     }
 
     // MARK: - camelCase to snake_case
@@ -180,14 +181,6 @@ package enum SnakeCase {
 
     // MARK: - Foundation's own conversions, for the keys above that are not plain
 
-    /// A key Foundation's strategies are run on.
-    private struct AnyKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// Coders with Foundation's snake_case strategies, made once: a payload with non-ASCII keys
     /// converts some on every decode. Never reconfigured, so sharing them is safe.
     private static let foundationCoders: JSONCoders = {
@@ -203,8 +196,8 @@ package enum SnakeCase {
         struct OneProperty: Encodable {
             let key: String
             func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AnyKey.self)
-                try container.encodeNil(forKey: AnyKey(stringValue: key))
+                var container = encoder.container(keyedBy: PlainKey.self)
+                try container.encodeNil(forKey: PlainKey(key))
             }
         }
         guard let json = try? foundationCoders.encoder.encode(OneProperty(key: key)),
@@ -218,7 +211,7 @@ package enum SnakeCase {
         struct Keys: Decodable {
             let converted: String?
             init(from decoder: any Decoder) throws {
-                converted = try decoder.container(keyedBy: AnyKey.self).allKeys.first?.stringValue
+                converted = try decoder.container(keyedBy: PlainKey.self).allKeys.first?.stringValue
             }
         }
         guard let json = try? JSONSerialization.data(withJSONObject: [key: 0]),

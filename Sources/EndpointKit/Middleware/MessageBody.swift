@@ -39,8 +39,13 @@ public enum MessageBody: Sendable {
     public var count: Int64? {
         switch self {
         case .data(let data): Int64(data.count)
-        case .stream(let stream): stream.file.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.url.path)[.size] as? Int64 }
+        case .stream(let stream): stream.file.flatMap { Self.size(ofFileAt: $0.url) }
         }
+    }
+
+    /// The size of the file at `url`, when it can be read.
+    static func size(ofFileAt url: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int64
     }
 
     /// All the bytes, failing once they pass `limit`. Reading a network stream consumes it: pass

@@ -15,7 +15,7 @@ enum MiddlewareChain {
         let transport = server.transport
         let timeout = try validTimeout(E.timeout ?? server.timeout, prepared: prepared)
         var scope = CallScope.current
-        scope.maximumResponseSize = max(E.maximumResponseSize ?? server.maximumResponseSize, 0)
+        scope.maximumResponseSize = E.responseLimit(on: server)
         scope.timeout = timeout
         if streaming { scope.idleTimeout = E.streaming.idleTimeout }
         let timesItself = transport is URLSessionTransport

@@ -14,8 +14,7 @@ struct Outgoing: Sendable {
     /// The size of the body, in memory or on disk.
     var bodySize: Int64 {
         if let bytes = request.httpBody { return Int64(bytes.count) }
-        guard let bodyFile else { return 0 }
-        return MessageBody.stream(ByteStream(contentsOf: bodyFile)).count ?? 0
+        return bodyFile.flatMap(MessageBody.size(ofFileAt:)) ?? 0
     }
 
     /// The request and body the middlewares passed on, checked: headers must follow the same rules
@@ -27,18 +26,11 @@ struct Outgoing: Sendable {
         try MiddlewareChain.validate(request)
         var request = request
         let sent = request.httpBody
-        switch body {
-        case .data(let bytes):
-            if sent != bytes {
-                guard sent == original else { throw conflict(request) }
-                request.httpBody = bytes  // a middleware passed another body
-            }
-            return Outgoing(request: request, bodyFile: nil, keeper: nil)
-        case nil, .stream:
-            if sent != nil {
-                guard sent == original else { throw conflict(request) }
-                request.httpBody = nil  // a middleware left the body out, or passed a stream instead
-            }
+        let bytes: Data? = if case .data(let bytes) = body { bytes } else { nil }
+        if sent != bytes {
+            // `httpBody` may differ from the body only where a middleware passed another body on.
+            guard sent == original else { throw conflict(request) }
+            request.httpBody = bytes
         }
         guard case .stream(let stream) = body else { return Outgoing(request: request, bodyFile: nil, keeper: nil) }
         if let file = stream.file { return Outgoing(request: request, bodyFile: file.url, keeper: nil) }

@@ -52,7 +52,7 @@ extension Endpoint {
             case .stream(let stream) where (200..<300).contains(response.statusCode):
                 return (Self.naming(stream, request: request, response: response), response)
             case .stream(let stream):
-                data = try await stream.collect(upTo: max(Self.maximumResponseSize ?? server.maximumResponseSize, 0))
+                data = try await stream.collect(upTo: Self.responseLimit(on: server))
             case .data(let bytes):
                 data = bytes
             }
