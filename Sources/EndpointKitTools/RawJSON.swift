@@ -35,21 +35,3 @@ public struct RawJSON: Encodable, Sendable, CustomStringConvertible {
         try value.encode(to: encoder)
     }
 }
-
-extension JSONValue: Encodable {
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let text):
-            if let integer = Int64(text) { try container.encode(integer) }
-            else if let integer = UInt64(text) { try container.encode(integer) }
-            else { try container.encode(Double(text) ?? 0) }
-        case .string(let text): try container.encode(text)
-        case .array(let elements): try container.encode(elements)
-        case .object(let members):
-            try container.encode(Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }))
-        }
-    }
-}
