@@ -1,8 +1,11 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Generates EndpointKit endpoint structs from an OpenAPI 3.0 or 3.1 document. A side package: the
 // document readers it needs (OpenAPIKit, Yams) never become dependencies of EndpointKit itself.
+//
+// Snapshots/ holds generated code, committed: the tests compare the generator's output with it
+// byte for byte, and these targets compile it, so a snapshot that no longer builds fails the build.
 let package = Package(
     name: "EndpointKitGenerator",
     platforms: [.macOS(.v13)],
@@ -10,6 +13,7 @@ let package = Package(
         .executable(name: "endpointkit-generate", targets: ["endpointkit-generate"]),
     ],
     dependencies: [
+        .package(name: "EndpointKit", path: ".."),
         // Without its default trait: external reference loading, which the generator refuses anyway,
         // costs minutes of build and gigabytes of memory.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", exact: "6.4.0", traits: []),
@@ -34,10 +38,42 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Petstore, built as a new Xcode 26 app target is (main actor by default): generated code
+        // must compile there.
+        .target(
+            name: "PetstoreAPI",
+            dependencies: [.product(name: "EndpointKit", package: "EndpointKit")],
+            path: "Snapshots/Petstore",
+            swiftSettings: [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+            ]
+        ),
+        // The FastAPI shelter server's own document (Tests/…/Servers/shelter.py): called by the tests.
+        .target(
+            name: "ShelterAPI",
+            dependencies: [.product(name: "EndpointKit", package: "EndpointKit")],
+            path: "Snapshots/Shelter"
+        ),
+        // The demo's exported document, generated with --documented: exported again by the tests.
+        .target(
+            name: "DemoAPI",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitContract", package: "EndpointKit"),
+            ],
+            path: "Snapshots/Demo"
+        ),
         .testTarget(
             name: "EndpointKitGeneratorTests",
-            dependencies: ["EndpointKitGenerator"],
-            exclude: ["Documents"]  // read by path, as a user's documents are
+            dependencies: [
+                "EndpointKitGenerator", "PetstoreAPI", "ShelterAPI", "DemoAPI",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitContract", package: "EndpointKit"),
+            ],
+            exclude: ["Documents", "Servers"]  // read by path, as a user's documents are
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,22 +2,48 @@ import ArgumentParser
 import EndpointKitGenerator
 import Foundation
 
-/// `endpointkit-generate openapi.yaml`: reads the document and reports what the loader repaired.
-/// (Writing the endpoint structs is the next step of issue 29.)
+/// `endpointkit-generate openapi.yaml --output Sources/PetAPI`: EndpointKit endpoint structs for an
+/// OpenAPI 3.0 or 3.1 document, one file per tag.
 struct Generate: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "endpointkit-generate", abstract: "Reads an OpenAPI 3.0 or 3.1 document for EndpointKit.")
+    static let configuration = CommandConfiguration(
+        commandName: "endpointkit-generate",
+        abstract: "Writes EndpointKit endpoint structs for an OpenAPI 3.0 or 3.1 document (YAML or JSON).",
+        discussion: """
+            Repairs to the document are reported on standard error. Files this tool wrote before and \
+            no longer writes (a tag renamed, say) are deleted from the output folder; other files are left alone.
+            """)
 
     @Argument(help: "The OpenAPI document, YAML or JSON.")
     var document: String
 
+    @Option(name: .shortAndLong, help: "The folder to write the Swift files into (created when missing).")
+    var output: String
+
+    @Flag(help: "Also write Documentation.swift: Documented conformances for EndpointKitContract, so the exported document keeps the source's summaries and statuses.")
+    var documented = false
+
     mutating func run() throws {
+        let files: [EndpointGenerator.File]
         do {
             let loaded = try DocumentLoader.load(try Data(contentsOf: URL(fileURLWithPath: document)))
-            for repair in loaded.repairs { print("repaired \(repair)") }
-            print("read OpenAPI \(loaded.sourceVersion): \(loaded.document.paths.count) paths")
+            for repair in loaded.repairs { FileHandle.standardError.write(Data("repaired \(repair)\n".utf8)) }
+            files = try EndpointGenerator.generate(loaded, options: .init(documented: documented))
         } catch let error as GenerationError {
             throw ValidationError(error.description)
         }
+        let folder = URL(fileURLWithPath: output, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let names = Set(files.map(\.name))
+        for stale in try FileManager.default.contentsOfDirectory(atPath: folder.path) where stale.hasSuffix(".swift") && !names.contains(stale) {
+            let url = folder.appendingPathComponent(stale)
+            if let text = try? String(contentsOf: url, encoding: .utf8), text.hasPrefix(EndpointGenerator.marker) {
+                try FileManager.default.removeItem(at: url)
+            }
+        }
+        for file in files {
+            try Data(file.contents.utf8).write(to: folder.appendingPathComponent(file.name), options: .atomic)
+        }
+        print("wrote \(files.count) files to \(output): \(files.map(\.name).joined(separator: ", "))")
     }
 }
 

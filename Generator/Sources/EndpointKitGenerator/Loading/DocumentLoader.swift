@@ -26,6 +26,8 @@ public enum DocumentLoader {
         public let repairs: [Repair]
         /// The version the document was written in, such as `3.0.3`.
         public let sourceVersion: String
+        /// The 3.1 document as a tree, keys in document order: what the generator reads.
+        let tree: Node
     }
 
     /// Reads `data` (YAML or JSON).
@@ -57,10 +59,14 @@ public enum DocumentLoader {
         let yaml = try Yams.serialize(node: repaired)
         do {
             if is30 {
-                let document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: yaml)
-                return Loaded(document: document.convert(to: .v3_1_0), repairs: repairs, sourceVersion: version)
+                let document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: yaml).convert(to: .v3_1_0)
+                // The converted document, written again, is the tree: 3.0's `nullable` and
+                // boolean bounds read as 3.1's. Yams keeps OpenAPIKit's key order.
+                let converted = try Yams.compose(yaml: try YAMLEncoder().encode(document)) ?? repaired
+                return Loaded(document: document, repairs: repairs, sourceVersion: version, tree: converted)
             }
-            return Loaded(document: try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: yaml), repairs: repairs, sourceVersion: version)
+            let document = try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: yaml)
+            return Loaded(document: document, repairs: repairs, sourceVersion: version, tree: repaired)
         } catch let error as GenerationError {
             throw error
         } catch {

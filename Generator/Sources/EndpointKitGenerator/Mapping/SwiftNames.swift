@@ -25,19 +25,58 @@ public enum SwiftNames {
         return first.isNumber ? "Operation" + name : name
     }
 
+    /// `next_cursor`, `Content-Type`, `URLPath` → `nextCursor`, `contentType`, `urlPath`: the first
+    /// word lowercased, the others capitalized.
+    public static func lowerCamel(_ text: String) -> String {
+        let parts = words(of: text)
+        guard let first = parts.first else { return "value" }
+        let name = first.lowercased() + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return name.first?.isNumber == true ? "_" + name : name
+    }
+
+    /// The name with backquotes when Swift reserves it: `` `default` ``, `` `class` ``.
+    public static func escaped(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// Words Swift does not take as a plain identifier where the generator writes one.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default",
+        "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch",
+        "where", "while", "as", "Any", "false", "is", "nil", "self", "Self", "super", "throws", "true", "try",
+        "Type", "Protocol", "some", "any",
+    ]
+
+    /// Whether `name` is a plain Swift identifier (ASCII letters, digits and `_`, not starting with a digit).
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    /// `pets` → `pet`, `categories` → `category`, `status` stays: the name of one element of a list.
+    static func singular(_ name: String) -> String {
+        if name.hasSuffix("ies"), name.count > 3 { return name.dropLast(3) + "y" }
+        if name.hasSuffix("s"), !name.hasSuffix("ss"), !name.hasSuffix("us"), name.count > 1 { return String(name.dropLast()) }
+        return name + "Item"
+    }
+
     /// A JSON key as a Swift property name, and whether EndpointKit's default coders turn it back
     /// into the same key: `next_cursor` → `nextCursor` does; `userID` → `userID` does not (it is
     /// sent as `user_id`), so its type needs `CodingKeys` or coders with default keys.
     public static func propertyName(forKey key: String) -> (name: String, roundTrips: Bool) {
         let name = fromSnakeCase(key)
-        let safe = name.first?.isNumber == true ? "_" + name : name
-        return (safe, toSnakeCase(name) == key)
+        guard isIdentifier(name) else { return (lowerCamel(key), false) }
+        return (name, toSnakeCase(name) == key)
     }
 
     /// Names made unique in the order given: the first keeps its name, the next ones get `2`, `3`…
-    public static func unique(_ names: [String]) -> [String] {
+    /// A name in `reserved` (a type the generated code already uses) starts at `2`.
+    public static func unique(_ names: [String], avoiding reserved: Set<String> = []) -> [String] {
         var seen: [String: Int] = [:]
-        var taken = Set(names)
+        for name in reserved { seen[name] = 1 }
+        var taken = Set(names).union(reserved)
         return names.map { name in
             let count = (seen[name] ?? 0) + 1
             seen[name] = count

@@ -1,0 +1,531 @@
+import Yams
+
+/// Turns JSON Schemas into Swift types: a type expression for each schema, and the declarations
+/// (structs, enums, unions) that expression needs, nested in the type that uses them.
+///
+/// The rules, in the order they are tried:
+/// - a schema that also allows `null` (a `type` list with `null`, `anyOf`/`oneOf` with a `null`
+///   alternative, `null` in an `enum`) is the other schema, optional;
+/// - `$ref` to `#/components/schemas/Name` is the component's type, `Name` in UpperCamelCase;
+/// - `allOf` of one schema is that schema; of several objects, one struct of all their properties;
+/// - `oneOf`/`anyOf` is an enum with one case per alternative (see ``union(_:at:named:)``);
+/// - `enum` of strings or integers is a Swift enum; a single value (`const`) is a fixed property;
+/// - `string` is `String`, `Date` (`date-time`), `UUID` (`uuid`), `URL` (`uri`) or `Data` (`byte`,
+///   `binary`, base64, `application/octet-stream`); `integer` is `Int` (`Int32`, `UInt64`… by format); `number` is
+///   `Double` (`Float`); `boolean` is `Bool`; `array` is `[Element]`;
+/// - an object with properties is a struct; with `additionalProperties` alone, `[String: Value]`;
+///   `{}` and anything open is `JSONValue`.
+///
+/// Refused, with the JSON path and the fix: `not`, `if`/`then`/`else`, `dependentSchemas`,
+/// `patternProperties`, references outside `#/components/schemas`, and unions whose alternatives
+/// cannot be told apart.
+final class SchemaMapper {
+    let keyStyle: KeyStyle
+    /// `#/components/schemas`, in document order.
+    let components: [(key: String, schema: Node)]
+    /// Component key → Swift type name.
+    private(set) var componentNames: [String: String] = [:]
+
+    init(components: [(key: String, schema: Node)], keyStyle: KeyStyle, reservedNames: Set<String>) {
+        self.components = components
+        self.keyStyle = keyStyle
+        // A schema named like a type the code uses (`Error`, `Data`) becomes `ErrorModel`, `DataModel`.
+        let names = SwiftNames.unique(components.map { component in
+            let name = SwiftNames.upperCamel(component.key)
+            return reservedNames.contains(name) ? name + "Model" : name
+        }, avoiding: reservedNames)
+        for (component, name) in zip(components, names) { componentNames[component.key] = name }
+    }
+
+    /// A type expression and whether the schema allows `null`.
+    struct Mapped {
+        var type: String
+        var allowsNull: Bool
+        /// The JSON type of the values (`object`, `string`…), when there is one; unions use it.
+        var jsonType: String?
+    }
+
+    // MARK: - Components
+
+    /// The top-level declaration of each component schema, in document order.
+    func componentDeclarations() throws -> [Declaration] {
+        var declarations: [Declaration] = []
+        let recursive = recursiveComponents()
+        for component in components {
+            let name = componentNames[component.key]!
+            let path = "#/components/schemas/" + DocumentLoader.pointerEscaped(component.key)
+            var nested: [Declaration] = []
+            var declaration: Declaration
+            if let made = try self.declaration(for: component.schema, at: path, named: name, nested: &nested) {
+                declaration = made
+            } else {
+                let mapped = try map(component.schema, at: path, named: name, nested: &nested)
+                declaration = Declaration(name: name, documentation: [], kind: .alias(mapped.type + (mapped.allowsNull ? "?" : "")))
+            }
+            declaration.documentation = SchemaMapper.documentation(of: component.schema)
+            declaration.nested += nested
+            if recursive.contains(component.key), case .structure(var shape) = declaration.kind {
+                shape.isClass = true
+                declaration.kind = .structure(shape)
+            }
+            declarations.append(declaration)
+        }
+        return fixingTags(declarations)
+    }
+
+    /// A component that is one alternative of a tagged union gets its tag as the property's default
+    /// (`Cat(indoor: true)` rather than `Cat(petType: "cat", indoor: true)`), when it has one tag.
+    private func fixingTags(_ declarations: [Declaration]) -> [Declaration] {
+        var tags: [String: (key: String, value: String)] = [:]
+        for declaration in declarations {
+            guard case .union(let shape) = declaration.kind, let tag = shape.tag else { continue }
+            for alternative in shape.alternatives where alternative.tags.count == 1 { tags[alternative.type] = (tag.json, alternative.tags[0]) }
+        }
+        return declarations.map { declaration in
+            guard let tag = tags[declaration.name], case .structure(var shape) = declaration.kind else { return declaration }
+            for index in shape.properties.indices where keyStyle.property(forKey: tag.key).name == shape.properties[index].name && shape.properties[index].type == "String" {
+                shape.properties[index].defaultValue = SwiftWriter.literal(tag.value)
+                shape.properties[index].isOptional = false
+            }
+            var fixed = declaration
+            fixed.kind = .structure(shape)
+            return fixed
+        }
+    }
+
+    /// The declaration a schema needs under `name` when it is a struct, an enum or a union
+    /// (rather than a type that exists already, such as `[Pet]` or `String`).
+    func declaration(for schema: Node, at path: String, named name: String, nested: inout [Declaration]) throws -> Declaration? {
+        try refuseUnsupported(schema, at: path)
+        let (schema, _) = withoutNull(schema)
+        if schema["$ref"] != nil { return nil }
+        if let members = schema["allOf"]?.sequence {
+            if members.count == 1, schema["properties"] == nil { return try declaration(for: members[0], at: path + "/allOf/0", named: name, nested: &nested) }
+            return try structure(flattening: schema, at: path, named: name)
+        }
+        if let alternatives = (schema["oneOf"] ?? schema["anyOf"])?.sequence, alternatives.count > 1 {
+            return try union(schema, at: path, named: name)
+        }
+        if let values = schema["enum"]?.sequence, values.count > 1 || schema["const"] == nil {
+            return enumeration(values, at: path, named: name, isInteger: types(of: schema).contains("integer"))
+        }
+        if schema["properties"] != nil || schema["required"] != nil && types(of: schema).contains("object") {
+            return try structure(flattening: schema, at: path, named: name)
+        }
+        let kinds = types(of: schema)
+        if kinds.count > 1 {
+            let alternatives = kinds.map { kind -> Node in
+                var node = Node.Mapping([])
+                node["type"] = Node(kind)
+                if kind == "array", let items = schema["items"] { node["items"] = items }
+                return .mapping(node)
+            }
+            var synthetic = Node.Mapping([])
+            synthetic["anyOf"] = .sequence(Node.Sequence(alternatives))
+            return try union(.mapping(synthetic), at: path, named: name)
+        }
+        return nil
+    }
+
+    // MARK: - Type expressions
+
+    /// The Swift type of `schema`; declarations it needs are appended to `nested`, named after `name`.
+    func map(_ schema: Node, at path: String, named name: String, nested: inout [Declaration]) throws -> Mapped {
+        try refuseUnsupported(schema, at: path)
+        let (inner, allowsNull) = withoutNull(schema)
+        var mapped = try mapNonNull(inner, at: path, named: name, nested: &nested)
+        mapped.allowsNull = mapped.allowsNull || allowsNull
+        return mapped
+    }
+
+    private func mapNonNull(_ schema: Node, at path: String, named name: String, nested: inout [Declaration]) throws -> Mapped {
+        if let reference = schema["$ref"]?.string {
+            let key = try componentKey(reference, at: path)
+            let target = components.first { $0.key == key }!.schema
+            let (inner, allowsNull) = withoutNull(target)
+            return Mapped(type: componentNames[key]!, allowsNull: allowsNull, jsonType: jsonType(of: inner))
+        }
+        if let members = schema["allOf"]?.sequence, members.count == 1, schema["properties"] == nil {
+            return try map(members[0], at: path + "/allOf/0", named: name, nested: &nested)
+        }
+        if let declaration = try declaration(for: schema, at: path, named: name, nested: &nested) {
+            nested.append(declaration)
+            return Mapped(type: name, allowsNull: false, jsonType: jsonType(of: schema))
+        }
+        if let value = schema["const"] ?? schema["enum"]?.sequence?.first {
+            return Mapped(type: value.int != nil && value.string?.contains(".") != true && types(of: schema) != ["string"] && !value.isText ? "Int" : "String", allowsNull: false, jsonType: value.isText ? "string" : "integer")
+        }
+        // A file, as EndpointKitContract writes one: no type, only its media type.
+        if types(of: schema).isEmpty, schema["contentMediaType"] != nil { return Mapped(type: "Data", allowsNull: false, jsonType: "string") }
+        switch types(of: schema).first {
+        case "string"?: return Mapped(type: stringType(schema), allowsNull: false, jsonType: "string")
+        case "integer"?:
+            let formats = ["int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
+                           "uint8": "UInt8", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"]
+            let type = formats[schema["format"]?.string ?? ""] ?? "Int"
+            return Mapped(type: type, allowsNull: false, jsonType: "integer")
+        case "number"?: return Mapped(type: schema["format"]?.string == "float" ? "Float" : "Double", allowsNull: false, jsonType: "number")
+        case "boolean"?: return Mapped(type: "Bool", allowsNull: false, jsonType: "boolean")
+        case "array"?:
+            guard let items = schema["items"] else { return Mapped(type: "[JSONValue]", allowsNull: false, jsonType: "array") }
+            let element = try map(items, at: path + "/items", named: SwiftNames.singular(name), nested: &nested)
+            return Mapped(type: "[\(element.type)\(element.allowsNull ? "?" : "")]", allowsNull: false, jsonType: "array")
+        case "object"?:
+            if let additional = schema["additionalProperties"], additional.mapping != nil {
+                let value = try map(additional, at: path + "/additionalProperties", named: name + "Value", nested: &nested)
+                return Mapped(type: "[String: \(value.type)\(value.allowsNull ? "?" : "")]", allowsNull: false, jsonType: "object")
+            }
+            return Mapped(type: "[String: JSONValue]", allowsNull: false, jsonType: "object")
+        default:
+            return Mapped(type: "JSONValue", allowsNull: false, jsonType: nil)
+        }
+    }
+
+    private func stringType(_ schema: Node) -> String {
+        switch schema["format"]?.string {
+        case "date-time"?: return "Date"
+        case "uuid"?: return "UUID"
+        case "uri"?: return "URL"
+        case "byte"?, "binary"?: return "Data"
+        default:
+            if schema["contentEncoding"]?.string == "base64" || schema["contentMediaType"] != nil { return "Data" }
+            return "String"
+        }
+    }
+
+    // MARK: - Structs
+
+    /// A struct of the schema's properties, `allOf` members' properties first.
+    func structure(flattening schema: Node, at path: String, named name: String) throws -> Declaration {
+        var properties: [(key: String, schema: Node, path: String)] = []
+        var required = Set<String>()
+        try collectProperties(of: schema, at: path, into: &properties, required: &required, depth: 0)
+        var nested: [Declaration] = []
+        var result: [Property] = []
+        let names = SwiftNames.unique(properties.map { keyStyle.property(forKey: $0.key).name }, avoiding: [])
+        for (index, property) in properties.enumerated() {
+            var made = try self.property(property.key, schema: property.schema, at: property.path, required: required.contains(property.key), nested: &nested)
+            if made.name != names[index] {
+                made.codingKey = made.codingKey ?? (keyStyle == .snakeCase ? SwiftNames.propertyName(forKey: property.key).name : property.key)
+                made.name = names[index]
+            }
+            result.append(made)
+        }
+        return Declaration(name: name, documentation: [], kind: .structure(StructShape(properties: result)), nested: nested)
+    }
+
+    /// One property: optional unless required and not nullable; a single allowed value becomes a
+    /// fixed default (a union's tag).
+    func property(_ key: String, schema: Node, at path: String, required: Bool, nested: inout [Declaration]) throws -> Property {
+        let (name, codingKey) = keyStyle.property(forKey: key)
+        let mapped = try map(schema, at: path, named: SwiftNames.upperCamel(key), nested: &nested)
+        var property = Property(name: name, codingKey: codingKey, type: mapped.type, isOptional: !required || mapped.allowsNull,
+                                documentation: SchemaMapper.documentation(of: schema))
+        property.allowsNull = mapped.allowsNull
+        let (inner, _) = withoutNull(schema)
+        if required, !mapped.allowsNull, let fixed = singleValue(inner) {
+            property.defaultValue = fixed.isText || mapped.type == "String" ? SwiftWriter.literal(fixed.string ?? "") : fixed.string
+            if mapped.type != "String" && mapped.type != "Int" { property.defaultValue = nil }
+        }
+        return property
+    }
+
+    private func collectProperties(of schema: Node, at path: String, into properties: inout [(key: String, schema: Node, path: String)],
+                                   required: inout Set<String>, depth: Int) throws {
+        guard depth < 32 else { throw GenerationError(path: path, problem: "allOf refers to itself", fix: "Break the cycle of allOf references") }
+        if let reference = schema["$ref"]?.string {
+            let key = try componentKey(reference, at: path)
+            let target = components.first { $0.key == key }!.schema
+            return try collectProperties(of: target, at: "#/components/schemas/" + DocumentLoader.pointerEscaped(key), into: &properties, required: &required, depth: depth + 1)
+        }
+        try refuseUnsupported(schema, at: path)
+        for (index, member) in (schema["allOf"]?.sequence ?? []).enumerated() {
+            let memberPath = path + "/allOf/\(index)"
+            let resolved = try resolved(member, at: memberPath)
+            guard resolved["properties"] != nil || resolved["allOf"] != nil || types(of: resolved) == ["object"] else {
+                throw GenerationError(path: memberPath, problem: "allOf combines an object with something that is not one",
+                                      fix: "Make every allOf member an object schema (or a reference to one)")
+            }
+            try collectProperties(of: member, at: memberPath, into: &properties, required: &required, depth: depth + 1)
+        }
+        for (key, value) in schema["properties"]?.mapping ?? [:] {
+            guard let name = key.string else { continue }
+            let entry = (key: name, schema: value, path: path + "/properties/" + DocumentLoader.pointerEscaped(name))
+            if let index = properties.firstIndex(where: { $0.key == name }) { properties[index] = entry } else { properties.append(entry) }
+        }
+        for key in schema["required"]?.sequence ?? [] { if let name = key.string { required.insert(name) } }
+    }
+
+    // MARK: - Enums
+
+    private func enumeration(_ values: Node.Sequence, at path: String, named name: String, isInteger: Bool) -> Declaration {
+        let texts = values.compactMap { $0.isNull ? nil : $0.string }
+        let names = SwiftNames.unique(texts.map { value in
+            if isInteger { return value.hasPrefix("-") ? "valueMinus" + value.dropFirst() : "value" + value }
+            let camel = SwiftNames.lowerCamel(value)
+            return camel == "_" || camel.isEmpty ? "empty" : camel
+        }, avoiding: [])
+        let cases = zip(names, texts).map { (name: $0.0, value: $0.1) }
+        return Declaration(name: name, documentation: [], kind: .valueEnum(rawType: isInteger ? "Int" : "String", cases: cases))
+    }
+
+    // MARK: - Unions
+
+    /// An enum with one case per alternative of `oneOf` or `anyOf`, told apart by, in this order:
+    /// 1. the `discriminator` (its `mapping`, or else each referenced component's name);
+    /// 2. a property that every alternative fixes to its own single value (`const` or a one-value
+    ///    `enum`): a tag the document does not name;
+    /// 3. distinct JSON types (at most one object, one array, one string…), tried as `Bool`,
+    ///    integers, numbers, strings, arrays and the object, in that order.
+    /// Two objects without a tag cannot be told apart reliably and are refused.
+    func union(_ schema: Node, at path: String, named name: String) throws -> Declaration {
+        let key = schema["oneOf"] != nil ? "oneOf" : "anyOf"
+        let alternatives = (schema[key]?.sequence ?? []).enumerated().filter { !isNull($0.element) }
+        var nested: [Declaration] = []
+        var made: [UnionShape.Alternative] = []
+        var objects = 0
+        for (index, alternative) in alternatives {
+            let altPath = path + "/\(key)/\(index)"
+            let reference = alternative["$ref"]?.string.map { try? componentKey($0, at: altPath) } ?? nil
+            let hint = reference.map { componentNames[$0]! } ?? (alternative["title"]?.string.map(SwiftNames.upperCamel) ?? "Option\(index + 1)")
+            let mapped = try map(alternative, at: altPath, named: hint, nested: &nested)
+            let jsonType = mapped.jsonType ?? "any"
+            if jsonType == "object" { objects += 1 }
+            let caseName = reference.map { SwiftNames.lowerCamel(componentNames[$0]!) } ?? SwiftNames.lowerCamel(alternative["title"]?.string ?? jsonType)
+            made.append(UnionShape.Alternative(caseName: caseName, type: mapped.type + (mapped.allowsNull ? "?" : ""), jsonType: jsonType))
+        }
+        // 1. The discriminator.
+        if let discriminator = schema["discriminator"], let propertyName = discriminator["propertyName"]?.string {
+            var tags = Array(repeating: [String](), count: made.count)
+            for (value, target) in discriminator["mapping"]?.mapping ?? [:] {
+                guard let value = value.string, let target = target.string else { continue }
+                let targetKey = try componentKey(target.hasPrefix("#") ? target : "#/components/schemas/" + target, at: path + "/discriminator/mapping")
+                if let index = alternatives.firstIndex(where: { $0.element["$ref"]?.string.flatMap { try? componentKey($0, at: path) } == targetKey }) {
+                    tags[index].append(value)
+                }
+            }
+            for (index, alternative) in alternatives.enumerated() where tags[index].isEmpty {
+                guard let reference = alternative.element["$ref"]?.string else {
+                    throw GenerationError(path: path + "/\(key)/\(alternative.offset)", problem: "an inline alternative has no tag value in the discriminator's mapping",
+                                          fix: "Move it to #/components/schemas or add it to discriminator.mapping")
+                }
+                tags[index] = [try componentKey(reference, at: path)]
+            }
+            for index in made.indices { made[index].tags = tags[index] }
+            return tagged(made, tagKey: propertyName, name: name, nested: nested)
+        }
+        // 2. A tag the alternatives fix.
+        if objects == made.count, let (tagKey, values) = try inferredTag(alternatives.map(\.element), at: path) {
+            for index in made.indices { made[index].tags = [values[index]] }
+            return tagged(made, tagKey: tagKey, name: name, nested: nested)
+        }
+        // 3. Distinct JSON types.
+        let kinds = made.map { $0.jsonType ?? "any" }
+        guard objects <= 1, Set(kinds).count == kinds.count, !kinds.contains("any") else {
+            throw GenerationError(
+                path: path + "/" + key,
+                problem: "the alternatives cannot be told apart: \(objects > 1 ? "\(objects) objects without a discriminator or a property fixed to a distinct value in each" : "two alternatives of the same JSON type (\(kinds.joined(separator: ", ")))")",
+                fix: "Add a discriminator (propertyName and mapping), or give each object alternative a property with its own const value")
+        }
+        let order = ["boolean", "integer", "number", "string", "array", "object"]
+        made.sort { order.firstIndex(of: $0.jsonType!)! < order.firstIndex(of: $1.jsonType!)! }
+        made = zip(made, SwiftNames.unique(made.map(\.caseName), avoiding: [])).map { alternative, caseName in
+            var alternative = alternative
+            alternative.caseName = caseName
+            return alternative
+        }
+        return Declaration(name: name, documentation: [], kind: .union(UnionShape(alternatives: made, tag: nil)), nested: nested)
+    }
+
+    private func tagged(_ alternatives: [UnionShape.Alternative], tagKey: String, name: String, nested: [Declaration]) -> Declaration {
+        let (swiftKey, codingKey) = keyStyle.property(forKey: tagKey)
+        var alternatives = alternatives
+        let caseNames = SwiftNames.unique(alternatives.map { $0.tags.first.map(SwiftNames.lowerCamel) ?? $0.caseName }, avoiding: [])
+        for index in alternatives.indices { alternatives[index].caseName = caseNames[index] }
+        return Declaration(name: name, documentation: [], kind: .union(UnionShape(alternatives: alternatives, tag: (swiftKey, codingKey, tagKey))), nested: nested)
+    }
+
+    /// The property every alternative fixes to a distinct single string value, if there is one.
+    private func inferredTag(_ alternatives: [Node], at path: String) throws -> (String, [String])? {
+        var candidates: [String]?
+        var fixed: [[String: String]] = []
+        for alternative in alternatives {
+            var properties: [(key: String, schema: Node, path: String)] = []
+            var required = Set<String>()
+            try collectProperties(of: alternative, at: path, into: &properties, required: &required, depth: 0)
+            var values: [String: String] = [:]
+            for property in properties {
+                if let value = singleValue(withoutNull(property.schema).0), value.isText, let text = value.string { values[property.key] = text }
+            }
+            fixed.append(values)
+            let keys = properties.map(\.key).filter { values[$0] != nil }
+            candidates = candidates.map { $0.filter(keys.contains) } ?? keys
+        }
+        for key in candidates ?? [] {
+            let values = fixed.map { $0[key]! }
+            if Set(values).count == values.count { return (key, values) }
+        }
+        return nil
+    }
+
+    // MARK: - Reading schemas
+
+    /// The schema without its `null` alternative, and whether it had one.
+    func withoutNull(_ schema: Node) -> (Node, Bool) {
+        guard var mapping = schema.mapping else { return (schema, false) }
+        if case .sequence(let types)? = mapping["type"], types.contains(where: { $0.string == "null" }) {
+            let rest = types.filter { $0.string != "null" }
+            mapping["type"] = rest.count == 1 ? rest[0] : .sequence(Node.Sequence(rest))
+            return (.mapping(mapping), true)
+        }
+        if mapping["nullable"]?.bool == true {
+            mapping["nullable"] = nil
+            return (.mapping(mapping), true)
+        }
+        if let values = mapping["enum"]?.sequence, values.contains(where: { $0.isNull }) {
+            mapping["enum"] = .sequence(Node.Sequence(values.filter { !$0.isNull }))
+            return (.mapping(mapping), true)
+        }
+        for key in ["anyOf", "oneOf"] {
+            guard let alternatives = mapping[key]?.sequence, alternatives.contains(where: isNull) else { continue }
+            let rest = alternatives.filter { !isNull($0) }
+            if rest.count == 1 {
+                mapping[key] = nil
+                // The one alternative left, with the outer schema's notes (description, default).
+                guard case .mapping(let only) = rest[0] else { return (rest[0], true) }
+                for (entryKey, value) in only where mapping[entryKey] == nil { mapping[entryKey] = value }
+                return (.mapping(mapping), true)
+            }
+            mapping[key] = .sequence(Node.Sequence(rest))
+            return (.mapping(mapping), true)
+        }
+        return (schema, false)
+    }
+
+    private func isNull(_ schema: Node) -> Bool {
+        schema["type"]?.string == "null" || (schema["enum"]?.sequence.map { $0.count == 1 && $0[0].isNull } ?? false)
+    }
+
+    /// The `type` keyword as a list (`["string"]`, `["string", "integer"]`); `object` or `array`
+    /// when only their keywords say so.
+    func types(of schema: Node) -> [String] {
+        switch schema["type"] {
+        case .scalar(let scalar)?: return [scalar.string]
+        case .sequence(let types)?: return types.compactMap(\.string)
+        default:
+            if schema["properties"] != nil || schema["additionalProperties"] != nil { return ["object"] }
+            if schema["items"] != nil { return ["array"] }
+            return []
+        }
+    }
+
+    private func jsonType(of schema: Node) -> String? {
+        if schema["$ref"] != nil, let key = try? componentKey(schema["$ref"]!.string!, at: "#"), let target = components.first(where: { $0.key == key }) {
+            return jsonType(of: withoutNull(target.schema).0)
+        }
+        if let members = schema["allOf"]?.sequence { return members.count == 1 ? jsonType(of: members[0]) : "object" }
+        if schema["oneOf"] != nil || schema["anyOf"] != nil { return nil }
+        if let value = schema["const"] ?? (schema["enum"]?.sequence?.first) { return value.isText ? "string" : "integer" }
+        let kinds = types(of: schema)
+        return kinds.count == 1 ? kinds[0] : nil
+    }
+
+    /// The value of `const`, or of a one-value `enum`.
+    private func singleValue(_ schema: Node) -> Node? {
+        if let value = schema["const"] { return value }
+        if let values = schema["enum"]?.sequence, values.count == 1 { return values[0] }
+        return nil
+    }
+
+    /// The schema a `$ref` names, or the schema itself.
+    func resolved(_ schema: Node, at path: String) throws -> Node {
+        guard let reference = schema["$ref"]?.string else { return schema }
+        let key = try componentKey(reference, at: path)
+        return try resolved(components.first { $0.key == key }!.schema, at: path)
+    }
+
+    /// `Pet` for `#/components/schemas/Pet`.
+    func componentKey(_ reference: String, at path: String) throws -> String {
+        let prefix = "#/components/schemas/"
+        let key = reference.hasPrefix(prefix) ? String(reference.dropFirst(prefix.count))
+            .replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") : nil
+        guard let key, !key.contains("/"), components.contains(where: { $0.key == key }) else {
+            throw GenerationError(path: path, problem: "the reference \"\(reference)\" does not name a schema in #/components/schemas",
+                                  fix: "Refer to a whole component schema")
+        }
+        return key
+    }
+
+    /// Refuses the keywords whose meaning Swift types cannot hold.
+    private func refuseUnsupported(_ schema: Node, at path: String) throws {
+        if schema["not"] != nil {
+            throw GenerationError(path: path + "/not", problem: "`not` excludes values, which a Swift type cannot express",
+                                  fix: "Describe the allowed values instead (an enum, a oneOf)")
+        }
+        for keyword in ["if", "then", "else", "dependentSchemas", "dependentRequired"] where schema[keyword] != nil {
+            throw GenerationError(path: path + "/" + keyword, problem: "conditional schemas (`\(keyword)`) choose a shape by value, which a Swift type cannot follow",
+                                  fix: "Use oneOf with a discriminator for shapes that depend on a value")
+        }
+        if schema["patternProperties"] != nil {
+            throw GenerationError(path: path + "/patternProperties", problem: "`patternProperties` types keys by pattern, which a struct or a dictionary cannot express",
+                                  fix: "Use additionalProperties (a dictionary) or list the properties")
+        }
+    }
+
+    /// A schema's description as DocC lines. (Titles are left out: FastAPI's repeat the name,
+    /// `Admitted At` for `admitted_at`.)
+    static func documentation(of schema: Node) -> [String] {
+        var lines: [String] = []
+        if let description = schema["description"]?.string {
+            lines += description.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingTrailingSpaces }
+        }
+        if schema["deprecated"]?.bool == true { lines += lines.isEmpty ? ["Deprecated."] : ["", "Deprecated."] }
+        return lines
+    }
+
+    // MARK: - Recursion
+
+    /// Components that hold themselves other than through a list or a dictionary: a struct cannot
+    /// (it would have infinite size), so they are written as final classes.
+    private func recursiveComponents() -> Set<String> {
+        var edges: [String: Set<String>] = [:]
+        for component in components { edges[component.key] = directReferences(in: component.schema) }
+        var result = Set<String>()
+        for component in components {
+            var seen = Set<String>()
+            var stack = Array(edges[component.key] ?? [])
+            while let next = stack.popLast() {
+                if next == component.key { result.insert(next); break }
+                if seen.insert(next).inserted { stack += edges[next] ?? [] }
+            }
+        }
+        return result
+    }
+
+    /// The components a schema holds by value: through properties, `allOf` and union alternatives,
+    /// not through arrays or dictionaries (which store their elements elsewhere).
+    private func directReferences(in schema: Node) -> Set<String> {
+        var found = Set<String>()
+        if let reference = schema["$ref"]?.string, let key = try? componentKey(reference, at: "#") { found.insert(key) }
+        for key in ["allOf", "anyOf", "oneOf"] {
+            for member in schema[key]?.sequence ?? [] { found.formUnion(directReferences(in: member)) }
+        }
+        for (_, property) in schema["properties"]?.mapping ?? [:] { found.formUnion(directReferences(in: property)) }
+        return found
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " || text.last == "\t" { text.removeLast() }
+        return text
+    }
+}
+
+extension Node {
+    /// Whether this is the scalar `null` (or `~`).
+    var isNull: Bool { null != nil }
+    /// Whether this is a string scalar (quoted, or plain text that reads as no other type).
+    var isText: Bool { tag.description == "tag:yaml.org,2002:str" }
+}

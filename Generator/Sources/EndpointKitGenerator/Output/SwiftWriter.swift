@@ -1,0 +1,202 @@
+/// Writes declarations as Swift source, four spaces a level, in the order given.
+struct SwiftWriter {
+    private(set) var text = ""
+    private var indent = ""
+
+    /// `nonisolated` on a type keeps it usable in a main-actor app target; types nested in a
+    /// `nonisolated struct` are nonisolated already, types nested in `struct X: nonisolated Endpoint`
+    /// are not and say it.
+    mutating func write(_ declaration: Declaration, saysNonisolated: Bool = true) {
+        for line in declaration.documentation { self.line(line.isEmpty ? "///" : "/// " + line) }
+        let isolation = saysNonisolated ? "nonisolated " : ""
+        switch declaration.kind {
+        case .alias(let type):
+            line("typealias \(declaration.name) = \(type)")
+        case .valueEnum(let rawType, let cases):
+            open("\(isolation)enum \(declaration.name): \(rawType), Codable, Sendable, CaseIterable {")
+            for item in cases {
+                let raw = rawType == "String" ? SwiftWriter.literal(item.value) : item.value
+                line(item.name == item.value && rawType == "String" ? "case \(SwiftNames.escaped(item.name))" : "case \(SwiftNames.escaped(item.name)) = \(raw)")
+            }
+            writeNested(declaration.nested, saysNonisolated: false)
+            close()
+        case .union(let shape):
+            open("\(isolation)enum \(declaration.name): Codable, Sendable {")
+            for alternative in shape.alternatives { line("case \(SwiftNames.escaped(alternative.caseName))(\(alternative.type))") }
+            writeUnionCoding(shape, name: declaration.name)
+            writeNested(declaration.nested, saysNonisolated: false)
+            close()
+        case .structure(let shape):
+            writeStructure(declaration, shape: shape, isolation: isolation)
+        }
+    }
+
+    // MARK: - Structs, classes and endpoints
+
+    private mutating func writeStructure(_ declaration: Declaration, shape: StructShape, isolation: String) {
+        if let endpoint = shape.endpoint {
+            let conformances = endpoint.conformances.map { endpoint.hasWrappers ? "nonisolated " + $0 : $0 }.joined(separator: ", ")
+            open("\(endpoint.hasWrappers ? "" : isolation)struct \(declaration.name): \(conformances) {")
+            line("var endpoint: Restful { \(endpoint.restful) }")
+        } else if shape.isClass {
+            open("\(isolation)final class \(declaration.name): Codable, Sendable {")
+        } else {
+            open("\(isolation)struct \(declaration.name): Codable, Sendable {")
+        }
+        for property in shape.properties { writeProperty(property, inClass: shape.isClass) }
+        if shape.isClass { writeInitializer(shape.properties) }
+        if shape.needsCodingKeys {
+            blank()
+            open("\(shape.endpoint == nil ? "private " : "")enum CodingKeys: String, CodingKey {")
+            for property in shape.properties {
+                let key = property.codingKey.map { " = " + SwiftWriter.literal($0) } ?? ""
+                line("case \(SwiftNames.escaped(property.name))\(key)")
+            }
+            close()
+        }
+        if let endpoint = shape.endpoint, !endpoint.members.isEmpty {
+            if !shape.properties.isEmpty { blank() }
+            for member in endpoint.members { line(member) }
+        }
+        writeNested(declaration.nested, saysNonisolated: shape.endpoint?.hasWrappers == true)
+        close()
+    }
+
+    private mutating func writeProperty(_ property: Property, inClass: Bool) {
+        for line in property.documentation { self.line(line.isEmpty ? "///" : "/// " + line) }
+        let type = property.type + (property.isOptional ? "?" : "")
+        let name = SwiftNames.escaped(property.name)
+        if let wrapper = property.wrapper {
+            let initial = property.defaultValue.map { " = " + $0 } ?? (property.isOptional && wrapper.hasPrefix("@HeaderField") ? " = nil" : "")
+            line("\(wrapper) var \(name): \(type)\(initial)")
+        } else if let value = property.defaultValue {
+            line("var \(name): \(type) = \(value)")
+        } else if property.isOptional && !inClass || property.isVariable {
+            line("var \(name): \(type)")
+        } else {
+            line("let \(name): \(type)")
+        }
+    }
+
+    /// A class has no memberwise initializer: this one takes what the struct's would.
+    private mutating func writeInitializer(_ properties: [Property]) {
+        blank()
+        let parameters = properties.map { property in
+            "\(SwiftNames.escaped(property.name)): \(property.type)\(property.isOptional ? "? = nil" : "")"
+        }
+        open("init(\(parameters.joined(separator: ", "))) {")
+        for property in properties { line("self.\(property.name) = \(SwiftNames.escaped(property.name))") }
+        close()
+    }
+
+    // MARK: - Unions
+
+    private mutating func writeUnionCoding(_ shape: UnionShape, name: String) {
+        blank()
+        if let tag = shape.tag {
+            let key = SwiftNames.escaped(tag.key)
+            open("private enum CodingKeys: String, CodingKey {")
+            line("case \(key)\(tag.codingKey.map { " = " + SwiftWriter.literal($0) } ?? "")")
+            close()
+            blank()
+            open("init(from decoder: any Decoder) throws {")
+            line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+            line("let tag = try container.decode(String.self, forKey: .\(key))")
+            line("switch tag {")
+            for alternative in shape.alternatives {
+                line("case \(alternative.tags.map(SwiftWriter.literal).joined(separator: ", ")): self = try .\(SwiftNames.escaped(alternative.caseName))(\(alternative.type)(from: decoder))")
+            }
+            line("default:")
+            let known = shape.alternatives.flatMap(\.tags).joined(separator: ", ")
+            line("    throw DecodingError.dataCorruptedError(forKey: .\(key), in: container, debugDescription: \"\\\"\\(tag)\\\" is none of \(SwiftWriter.escapedText(known))\")")
+            line("}")
+            close()
+            blank()
+            open("func encode(to encoder: any Encoder) throws {")
+            line("switch self {")
+            for alternative in shape.alternatives {
+                line("case .\(SwiftNames.escaped(alternative.caseName))(let value): try value.encode(to: encoder)")
+            }
+            line("}")
+            close()
+        } else {
+            open("init(from decoder: any Decoder) throws {")
+            line("let container = try decoder.singleValueContainer()")
+            let last = shape.alternatives.last
+            for alternative in shape.alternatives {
+                let caseName = SwiftNames.escaped(alternative.caseName)
+                if alternative.caseName == last?.caseName, alternative.jsonType == "object" {
+                    line("self = try .\(caseName)(container.decode(\(alternative.type).self))")
+                    close()
+                    writeUnionEncode(shape)
+                    return
+                }
+                open("if let value = try? container.decode(\(alternative.type).self) {")
+                line("self = .\(caseName)(value)")
+                line("return")
+                close()
+            }
+            let names = shape.alternatives.compactMap(\.jsonType).joined(separator: ", ")
+            line("throw DecodingError.typeMismatch(Self.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"expected one of: \(names)\"))")
+            close()
+            writeUnionEncode(shape)
+        }
+    }
+
+    private mutating func writeUnionEncode(_ shape: UnionShape) {
+        blank()
+        open("func encode(to encoder: any Encoder) throws {")
+        line("var container = encoder.singleValueContainer()")
+        line("switch self {")
+        for alternative in shape.alternatives {
+            line("case .\(SwiftNames.escaped(alternative.caseName))(let value): try container.encode(value)")
+        }
+        line("}")
+        close()
+    }
+
+    // MARK: - Lines
+
+    private mutating func writeNested(_ nested: [Declaration], saysNonisolated: Bool) {
+        for declaration in nested {
+            blank()
+            write(declaration, saysNonisolated: saysNonisolated)
+        }
+    }
+
+    mutating func line(_ text: String) {
+        text.isEmpty ? (self.text += "\n") : (self.text += indent + text + "\n")
+    }
+
+    mutating func blank() { text += "\n" }
+
+    private mutating func open(_ text: String) {
+        line(text)
+        indent += "    "
+    }
+
+    private mutating func close() {
+        indent.removeLast(4)
+        line("}")
+    }
+
+    /// A Swift string literal of `text`.
+    static func literal(_ text: String) -> String { "\"" + escapedText(text) + "\"" }
+
+    /// `text` as the inside of a Swift string literal: quotes, backslashes and control characters escaped.
+    static func escapedText(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

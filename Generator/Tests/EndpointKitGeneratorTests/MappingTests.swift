@@ -1,0 +1,82 @@
+import EndpointKitGenerator
+import Foundation
+import Testing
+
+/// Single mapping rules, each on the smallest document that shows it. (The snapshots show them
+/// together, and compile them.)
+@Suite struct MappingTests {
+    static func files(_ yaml: String) throws -> [String: String] {
+        let files = try EndpointGenerator.generate(DocumentLoader.load(Data(yaml.utf8)))
+        return Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0.contents) })
+    }
+
+    static func schemas(_ schemas: String, openapi: String = "3.1.0") throws -> String {
+        try files("""
+            openapi: \(openapi)
+            info: { title: T, version: "1" }
+            paths: {}
+            components:
+              schemas: \(schemas)
+            """)["Schemas.swift"] ?? ""
+    }
+
+    @Test(arguments: [
+        "{ anyOf: [ { type: string }, { type: 'null' } ] }",      // FastAPI's usual form
+        "{ oneOf: [ { type: 'null' }, { type: string } ] }",
+        "{ type: [string, 'null'] }",
+        "{ type: string, enum: [a, b, null] }",
+    ])
+    func everySpellingOfNullIsAnOptional(schema: String) throws {
+        let text = try MappingTests.schemas("{ A: { type: object, required: [next_cursor], properties: { next_cursor: \(schema) } } }")
+        #expect(text.contains("var nextCursor: String?") || text.contains("var nextCursor: NextCursor?"), "\(text)")
+    }
+
+    @Test func threeZeroNullableIsAnOptionalToo() throws {
+        let text = try MappingTests.schemas("{ A: { type: object, required: [a], properties: { a: { type: integer, nullable: true } } } }", openapi: "3.0.3")
+        #expect(text.contains("var a: Int?"))
+    }
+
+    @Test func aTagTheAlternativesFixIsTheDiscriminator() throws {
+        let text = try MappingTests.schemas("""
+            { Circle: { type: object, required: [shape, r], properties: { shape: { const: circle }, r: { type: number } } },
+              Square: { type: object, required: [shape, side], properties: { shape: { type: string, enum: [square] }, side: { type: number } } },
+              Shape: { oneOf: [ { $ref: '#/components/schemas/Circle' }, { $ref: '#/components/schemas/Square' } ] } }
+            """)
+        #expect(text.contains(#"case "circle": self = try .circle(Circle(from: decoder))"#))
+        #expect(text.contains(#"case "square": self = try .square(Square(from: decoder))"#))
+        #expect(text.contains(#"var shape: String = "circle""#))
+    }
+
+    @Test func aCamelCaseAPIKeepsItsKeysAsWritten() throws {
+        let files = try MappingTests.files("""
+            openapi: 3.1.0
+            info: { title: Camel, version: "1" }
+            paths: {}
+            components:
+              schemas: { User: { type: object, required: [userId], properties: { userId: { type: string }, "first-name": { type: string } } } }
+            """)
+        #expect(files["Schemas.swift"]?.contains("let userId: String") == true)
+        #expect(files["Schemas.swift"]?.contains(#"case firstName = "first-name""#) == true)
+        #expect(files["CamelServer.swift"]?.contains("keyEncodingStrategy = .useDefaultKeys") == true)
+    }
+
+    @Test func namesSwiftReservesAreEscapedAndTypesItUsesRenamed() throws {
+        let text = try MappingTests.schemas("{ Error: { type: object, required: [default], properties: { default: { type: boolean }, class: { type: string } } } }")
+        #expect(text.contains("struct ErrorModel: Codable, Sendable"))
+        #expect(text.contains("let `default`: Bool"))
+        #expect(text.contains("var `class`: String?"))
+    }
+
+    @Test func aTypeThatHoldsItselfIsAClass() throws {
+        let text = try MappingTests.schemas("{ Node: { type: object, required: [name], properties: { name: { type: string }, parent: { $ref: '#/components/schemas/Node' }, children: { type: array, items: { $ref: '#/components/schemas/Node' } } } } }")
+        #expect(text.contains("nonisolated final class Node: Codable, Sendable"))
+        #expect(text.contains("init(name: String, parent: Node? = nil, children: [Node]? = nil)"))
+    }
+
+    @Test func openAndTypedMaps() throws {
+        let text = try MappingTests.schemas("{ A: { type: object, required: [a, b, c], properties: { a: {}, b: { type: object }, c: { additionalProperties: { type: integer } } } } }")
+        #expect(text.contains("let a: JSONValue"))
+        #expect(text.contains("let b: [String: JSONValue]"))
+        #expect(text.contains("let c: [String: Int]"))
+    }
+}

@@ -1,0 +1,77 @@
+// The shelter server runs as a child `Process`, which exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
+import Foundation
+
+/// The FastAPI shelter server (`Servers/shelter.py`) on 127.0.0.1, in a virtual environment under
+/// `.build/` with the FastAPI release the snapshot was made with. Starting it fails the test (never
+/// skips it) with what to run by hand.
+final class ShelterServer: @unchecked Sendable {  // its fields are set once, in init
+    /// The release whose document the snapshot holds: FastAPI and Pydantic write documents
+    /// slightly differently from release to release.
+    static let packages = ["fastapi==0.165.0", "pydantic==2.14.4", "uvicorn==0.54.0"]
+    static let environment = Snapshots.package.appendingPathComponent(".build/shelter-python")
+
+    struct StartFailure: Error, CustomStringConvertible { let description: String }
+
+    let origin: URL
+    private let process: Process
+
+    init() throws {
+        let python = try ShelterServer.interpreter()
+        process = Process()
+        process.executableURL = python
+        process.arguments = [Snapshots.package.appendingPathComponent("Tests/EndpointKitGeneratorTests/Servers/shelter.py").path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The first line is the port; the server accepts connections once it is printed.
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+            line.append(first)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            process.terminate()
+            throw StartFailure(description: "the shelter server did not start (it printed \"\(String(decoding: line, as: UTF8.self))\")")
+        }
+        origin = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    deinit {
+        // SIGKILL: on SIGTERM uvicorn waits for the client's idle keep-alive connections to close.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// The document the running server publishes.
+    func document() throws -> Data {
+        try Data(contentsOf: origin.appendingPathComponent("openapi.json"))
+    }
+
+    private static let prepared = Result { try prepare() }
+    static func interpreter() throws -> URL { try prepared.get() }
+
+    private static func prepare() throws -> URL {
+        let python = environment.appendingPathComponent("bin/python")
+        let check = ["-c", "import fastapi, pydantic, uvicorn; assert fastapi.__version__ == '0.165.0'"]
+        if run(python, check) == 0 { return python }
+        try? FileManager.default.removeItem(at: environment)
+        guard run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "venv", environment.path]) == 0,
+              run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + packages) == 0,
+              run(python, check) == 0 else {
+            throw StartFailure(description: "could not prepare Python for the shelter server; run: python3 -m venv '\(environment.path)' && '\(python.path)' -m pip install \(packages.joined(separator: " "))")
+        }
+        return python
+    }
+
+    private static func run(_ executable: URL, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+#endif

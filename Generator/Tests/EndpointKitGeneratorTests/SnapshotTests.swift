@@ -1,0 +1,21 @@
+import EndpointKitGenerator
+import Foundation
+import Testing
+
+/// The generated code for each document is what is committed under `Snapshots/`, byte for byte,
+/// and the same on every run. The snapshot targets compile it; these tests keep it current.
+@Suite struct SnapshotTests {
+    @Test(arguments: [("petstore.yaml", "Petstore", false), ("shelter.json", "Shelter", false)])
+    func generatedCodeIsTheSnapshot(document: String, snapshot: String, documented: Bool) throws {
+        let loaded = try DocumentLoader.load(Data(contentsOf: Snapshots.documents.appendingPathComponent(document)))
+        let files = try EndpointGenerator.generate(loaded, options: .init(documented: documented))
+        #expect(try Snapshots.differences(files, snapshot: snapshot) == [])
+        #expect(try EndpointGenerator.generate(loaded, options: .init(documented: documented)) == files)  // deterministic
+    }
+
+    @Test func theDemoDocumentWithItsDocumentation() throws {
+        let url = Snapshots.package.deletingLastPathComponent().appendingPathComponent("Examples/OpenAPI/openapi.yaml")
+        let files = try EndpointGenerator.generate(DocumentLoader.load(Data(contentsOf: url)), options: .init(documented: true))
+        #expect(try Snapshots.differences(files, snapshot: "Demo") == [])
+    }
+}
