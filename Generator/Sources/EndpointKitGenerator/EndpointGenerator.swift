@@ -18,15 +18,28 @@ public enum EndpointGenerator {
         /// description, tags, success status, parameter notes), so that EndpointKitContract exports
         /// the document's own words and statuses again. Needs the `EndpointKitContract` product.
         public var documented: Bool
+        /// Go on past what has no faithful EndpointKit form: such a schema becomes `JSONValue`
+        /// (every value kept, none typed) and such an operation is left out, each reported in
+        /// ``Output/fallbacks`` with its JSON path and fix. Off, the first one is thrown.
+        public var fallsBack: Bool
 
-        /// Options; by default only what the `EndpointKit` product needs.
+        /// Options; by default only what the `EndpointKit` product needs, and the first refusal thrown.
         ///
         /// ```swift
-        /// let files = try EndpointGenerator.generate(loaded, options: .init(documented: true))
+        /// let output = try EndpointGenerator.generate(loaded, options: .init(documented: true))
         /// ```
-        public init(documented: Bool = false) {
+        public init(documented: Bool = false, fallsBack: Bool = false) {
             self.documented = documented
+            self.fallsBack = fallsBack
         }
+    }
+
+    /// The files, and what was generated as `JSONValue` or left out (with ``Options/fallsBack``).
+    public struct Output: Sendable {
+        /// The files, sorted by name.
+        public let files: [File]
+        /// Each refusal that was not thrown: where, what, and the fix.
+        public let fallbacks: [GenerationError]
     }
 
     /// One generated Swift file.
@@ -51,15 +64,16 @@ public enum EndpointGenerator {
         "Task", "Type", "URL", "UUID",
     ]
 
-    /// The files for `loaded`, sorted by name.
+    /// The files for `loaded`.
     ///
     /// - Throws: ``GenerationError`` naming the JSON path of the first part that has no faithful
-    ///   EndpointKit form, and what to change.
-    public static func generate(_ loaded: DocumentLoader.Loaded, options: Options = Options()) throws -> [File] {
+    ///   EndpointKit form, and what to change (unless ``Options/fallsBack`` is set).
+    public static func generate(_ loaded: DocumentLoader.Loaded, options: Options = Options()) throws -> Output {
         let root = loaded.tree
         let keyStyle = KeyStyle.fitting(wireKeys(in: root))
         let components = (root["components"]?["schemas"]?.mapping ?? [:]).compactMap { key, value in key.string.map { (key: $0, schema: value) } }
-        let schemas = SchemaMapper(components: components, keyStyle: keyStyle, reservedNames: reservedNames)
+        let schemas = SchemaMapper(components: components, keyStyle: keyStyle, reservedNames: reservedNames, fallsBack: options.fallsBack)
+        var leftOut: [GenerationError] = []
         let componentDeclarations = try schemas.componentDeclarations()
         var structProperties: [String: [Property]] = [:]
         for declaration in componentDeclarations { structProperties[declaration.name] = declaration.structProperties }
@@ -81,7 +95,13 @@ public enum EndpointGenerator {
         var groups: [(file: String, declarations: [(Declaration, OperationMapper.Notes)])] = []
         for operation in operations {
             let file = operation.tag.map { SwiftNames.upperCamel($0) } ?? "Endpoints"
-            let made = try mapper.endpoint(for: operation)
+            let made: (Declaration, OperationMapper.Notes)
+            do {
+                made = try mapper.endpoint(for: operation)
+            } catch let error as GenerationError where options.fallsBack {
+                leftOut.append(GenerationError(path: error.path, problem: error.problem + "; \(operation.method.uppercased()) \(operation.path) is left out", fix: error.fix))
+                continue
+            }
             if let index = groups.firstIndex(where: { $0.file == file }) { groups[index].declarations.append(made) } else { groups.append((file, [made])) }
         }
         for group in groups {
@@ -128,7 +148,7 @@ public enum EndpointGenerator {
             }
             files.append(File(name: "Documentation.swift", contents: header + "import EndpointKit\nimport EndpointKitContract\n\n" + writer.text))
         }
-        return files.sorted { $0.name < $1.name }
+        return Output(files: files.sorted { $0.name < $1.name }, fallbacks: schemas.fallbacks + leftOut)
     }
 
     // MARK: - Parts

@@ -22,12 +22,17 @@ struct Generate: ParsableCommand {
     @Flag(help: "Also write Documentation.swift: Documented conformances for EndpointKitContract, so the exported document keeps the source's summaries and statuses.")
     var documented = false
 
+    @Flag(help: "Go on past what has no faithful EndpointKit form: such a schema becomes JSONValue and such an operation is left out, each reported on standard error with its JSON path and fix.")
+    var fallBack = false
+
     mutating func run() throws {
         let files: [EndpointGenerator.File]
         do {
             let loaded = try DocumentLoader.load(try Data(contentsOf: URL(fileURLWithPath: document)))
             for repair in loaded.repairs { FileHandle.standardError.write(Data("repaired \(repair)\n".utf8)) }
-            files = try EndpointGenerator.generate(loaded, options: .init(documented: documented))
+            let output = try EndpointGenerator.generate(loaded, options: .init(documented: documented, fallsBack: fallBack))
+            for fallback in output.fallbacks { FileHandle.standardError.write(Data("fell back: \(fallback)\n".utf8)) }
+            files = output.files
         } catch let error as GenerationError {
             throw ValidationError(error.description)
         }

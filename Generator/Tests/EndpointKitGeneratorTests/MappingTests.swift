@@ -6,7 +6,7 @@ import Testing
 /// together, and compile them.)
 @Suite struct MappingTests {
     static func files(_ yaml: String) throws -> [String: String] {
-        let files = try EndpointGenerator.generate(DocumentLoader.load(Data(yaml.utf8)))
+        let files = try EndpointGenerator.generate(DocumentLoader.load(Data(yaml.utf8))).files
         return Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0.contents) })
     }
 
@@ -78,5 +78,27 @@ import Testing
         #expect(text.contains("let a: JSONValue"))
         #expect(text.contains("let b: [String: JSONValue]"))
         #expect(text.contains("let c: [String: Int]"))
+    }
+
+    @Test func objectsToldApartByAKeyOnlyEachHas() throws {
+        let text = try MappingTests.schemas("""
+            { Cron: { type: object, required: [cron], properties: { cron: { type: string }, timezone: { type: string } } },
+              Interval: { type: object, required: [interval], properties: { interval: { type: number }, timezone: { type: string } } },
+              Schedule: { anyOf: [ { $ref: '#/components/schemas/Cron' }, { $ref: '#/components/schemas/Interval' }, { type: string } ] } }
+            """)
+        #expect(text.contains("if object.contains(.cron) {"))
+        #expect(text.contains("self = try .interval(container.decode(Interval.self))"))
+        #expect(text.contains("if let value = try? container.decode(String.self) {"))
+    }
+
+    @Test func stringsOfSeveralFormatsAreAString() throws {
+        let text = try MappingTests.schemas("{ A: { type: object, required: [id_or_name], properties: { id_or_name: { anyOf: [ { type: string, format: uuid }, { type: string } ] } } } }")
+        #expect(text.contains("let idOrName: String"))
+    }
+
+    @Test func nestedTypesDoNotTakeNamesTheCodeUses() throws {
+        let text = try MappingTests.schemas("{ A: { type: object, required: [type, data], properties: { type: { enum: [a, b] }, data: { type: object, properties: { x: { type: string } } } } } }")
+        #expect(text.contains("let type: TypeValue"))
+        #expect(text.contains("let data: DataValue"))
     }
 }

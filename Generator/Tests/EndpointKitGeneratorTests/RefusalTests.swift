@@ -31,7 +31,7 @@ import Testing
         ("{ A: { type: object, patternProperties: { '^x-': { type: string } } } }", "#/components/schemas/A/patternProperties", "patternProperties"),
         ("{ A: { type: object, properties: { a: { type: string } } }, B: { type: object, properties: { b: { type: string } } }, U: { oneOf: [ { $ref: '#/components/schemas/A' }, { $ref: '#/components/schemas/B' } ] } }",
          "#/components/schemas/U/oneOf", "cannot be told apart"),
-        ("{ U: { anyOf: [ { type: string }, { type: string, format: uuid } ] } }", "#/components/schemas/U/anyOf", "same JSON type"),
+        ("{ U: { anyOf: [ { type: array, items: { type: string } }, { type: array, items: { type: integer } } ] } }", "#/components/schemas/U/anyOf", "same JSON type"),
         ("{ A: { type: object, properties: { a: { $ref: '#/components/schemas/B/properties/b' } } }, B: { type: object, properties: { b: { type: string } } } }",
          "#/components/schemas/A/properties/a", "does not name a schema"),
     ])
@@ -60,5 +60,30 @@ import Testing
         let error = RefusalTests.refusal(paths: paths)
         #expect(error?.path == path)
         #expect(error?.problem.contains(problem) == true, "\(String(describing: error))")
+    }
+
+    @Test func fallingBackKeepsEveryValueAndReportsEachRefusal() throws {
+        let yaml = """
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /a:
+                get:
+                  parameters: [ { name: session, in: cookie, schema: { type: string } } ]
+                  responses: { '204': { description: ok } }
+              /b:
+                get:
+                  responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/A' } } } } }
+            components:
+              schemas:
+                A: { type: object, required: [a], properties: { a: { not: { type: string } } } }
+            """
+        let output = try EndpointGenerator.generate(DocumentLoader.load(Data(yaml.utf8)), options: .init(fallsBack: true))
+        #expect(output.fallbacks.map(\.path) == ["#/components/schemas/A/properties/a/not", "#/paths/~1a/get/parameters/0"])
+        #expect(output.fallbacks.last?.problem.hasSuffix("GET /a is left out") == true)
+        let files = Dictionary(uniqueKeysWithValues: output.files.map { ($0.name, $0.contents) })
+        #expect(files["Schemas.swift"]?.contains("let a: JSONValue") == true)
+        #expect(files["Endpoints.swift"]?.contains("struct GetB") == true)
+        #expect(files["Endpoints.swift"]?.contains("struct GetA") == false)
     }
 }

@@ -99,7 +99,7 @@ struct OperationMapper {
             switch location {
             case "path":
                 let propertyName = SwiftNames.lowerCamel(name)
-                let mapped = try schemas.map(schema, at: pointer + "/schema", named: SwiftNames.upperCamel(name), nested: &nested)
+                let mapped = try schemas.map(schema, at: pointer + "/schema", named: schemas.nestedName(for: name), nested: &nested)
                 template = template.replacingOccurrences(of: "{\(name)}", with: "{\(propertyName)}")
                 properties.append(Property(name: propertyName, type: mapped.type, isOptional: false, documentation: note))
             case "query":
@@ -130,7 +130,7 @@ struct OperationMapper {
                 properties.append(property)
             case "header":
                 if ["accept", "content-type", "authorization"].contains(name.lowercased()) { continue }  // OpenAPI ignores these
-                let mapped = try schemas.map(schema, at: pointer + "/schema", named: SwiftNames.upperCamel(name), nested: &nested)
+                let mapped = try schemas.map(schema, at: pointer + "/schema", named: schemas.nestedName(for: name), nested: &nested)
                 var documentation = note
                 if required { documentation += documentation.isEmpty ? ["Required."] : ["", "Required."] }
                 properties.append(Property(name: SwiftNames.lowerCamel(name), type: mapped.type, isOptional: true, documentation: documentation,

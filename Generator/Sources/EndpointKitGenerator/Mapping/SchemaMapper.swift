@@ -26,9 +26,19 @@ final class SchemaMapper {
     /// Component key → Swift type name.
     private(set) var componentNames: [String: String] = [:]
 
-    init(components: [(key: String, schema: Node)], keyStyle: KeyStyle, reservedNames: Set<String>) {
+    /// When set, a schema without a faithful Swift type is `JSONValue` (every value kept, none
+    /// typed) and its refusal is recorded in ``fallbacks`` instead of thrown.
+    let fallsBack: Bool
+    private(set) var fallbacks: [GenerationError] = []
+
+    /// Names no generated type may take: Swift's own and those the generated code uses.
+    let reservedNames: Set<String>
+
+    init(components: [(key: String, schema: Node)], keyStyle: KeyStyle, reservedNames: Set<String>, fallsBack: Bool = false) {
         self.components = components
+        self.reservedNames = reservedNames.union(["Type", "Protocol", "Self", "Any"])
         self.keyStyle = keyStyle
+        self.fallsBack = fallsBack
         // A schema named like a type the code uses (`Error`, `Data`) becomes `ErrorModel`, `DataModel`.
         let names = SwiftNames.unique(components.map { component in
             let name = SwiftNames.upperCamel(component.key)
@@ -56,13 +66,19 @@ final class SchemaMapper {
             let path = "#/components/schemas/" + DocumentLoader.pointerEscaped(component.key)
             var nested: [Declaration] = []
             var declaration: Declaration
-            if let made = try self.declaration(for: component.schema, at: path, named: name, nested: &nested) {
-                declaration = made
+            if let made = try fallingBack({ try self.declaration(for: component.schema, at: path, named: name, nested: &nested) }) {
+                declaration = made ?? Declaration(name: name, documentation: [], kind: .alias("JSONValue"))
             } else {
                 let mapped = try map(component.schema, at: path, named: name, nested: &nested)
                 declaration = Declaration(name: name, documentation: [], kind: .alias(mapped.type + (mapped.allowsNull ? "?" : "")))
             }
             declaration.documentation = SchemaMapper.documentation(of: component.schema)
+            if case .alias = declaration.kind {
+                // An alias has no body to nest in: what it needs goes beside it.
+                declarations.append(declaration)
+                declarations += nested
+                continue
+            }
             declaration.nested += nested
             if recursive.contains(component.key), case .structure(var shape) = declaration.kind {
                 shape.isClass = true
@@ -104,6 +120,9 @@ final class SchemaMapper {
             return try structure(flattening: schema, at: path, named: name)
         }
         if let alternatives = (schema["oneOf"] ?? schema["anyOf"])?.sequence, alternatives.count > 1 {
+            // An alternative that accepts anything (`{}`) makes the whole union JSONValue; strings
+            // of several formats (a UUID or a name) are a String.
+            if alternatives.contains(where: isOpen) || isStringChoice(alternatives) { return nil }
             return try union(schema, at: path, named: name)
         }
         if let values = schema["enum"]?.sequence, values.count > 1 || schema["const"] == nil {
@@ -127,15 +146,32 @@ final class SchemaMapper {
         return nil
     }
 
+    /// `body`'s result; when it refuses and ``fallsBack`` is set, the refusal is recorded and the
+    /// result is `.some(nil)`: "use JSONValue".
+    private func fallingBack(_ body: () throws -> Declaration?) throws -> Declaration?? {
+        do {
+            guard let made = try body() else { return nil }
+            return .some(made)
+        } catch let error as GenerationError where fallsBack {
+            if !fallbacks.contains(error) { fallbacks.append(error) }
+            return .some(nil)
+        }
+    }
+
     // MARK: - Type expressions
 
     /// The Swift type of `schema`; declarations it needs are appended to `nested`, named after `name`.
     func map(_ schema: Node, at path: String, named name: String, nested: inout [Declaration]) throws -> Mapped {
-        try refuseUnsupported(schema, at: path)
         let (inner, allowsNull) = withoutNull(schema)
-        var mapped = try mapNonNull(inner, at: path, named: name, nested: &nested)
-        mapped.allowsNull = mapped.allowsNull || allowsNull
-        return mapped
+        do {
+            try refuseUnsupported(schema, at: path)
+            var mapped = try mapNonNull(inner, at: path, named: name, nested: &nested)
+            mapped.allowsNull = mapped.allowsNull || allowsNull
+            return mapped
+        } catch let error as GenerationError where fallsBack {
+            if !fallbacks.contains(error) { fallbacks.append(error) }
+            return Mapped(type: "JSONValue", allowsNull: allowsNull, jsonType: nil)
+        }
     }
 
     private func mapNonNull(_ schema: Node, at path: String, named name: String, nested: inout [Declaration]) throws -> Mapped {
@@ -147,6 +183,9 @@ final class SchemaMapper {
         }
         if let members = schema["allOf"]?.sequence, members.count == 1, schema["properties"] == nil {
             return try map(members[0], at: path + "/allOf/0", named: name, nested: &nested)
+        }
+        if let alternatives = (schema["oneOf"] ?? schema["anyOf"])?.sequence, isStringChoice(alternatives) {
+            return Mapped(type: "String", allowsNull: false, jsonType: "string")
         }
         if let declaration = try declaration(for: schema, at: path, named: name, nested: &nested) {
             nested.append(declaration)
@@ -214,11 +253,18 @@ final class SchemaMapper {
         return Declaration(name: name, documentation: [], kind: .structure(StructShape(properties: result)), nested: nested)
     }
 
+    /// The name of a type nested for the property `key`: `Status` for `status`, and `DataValue`
+    /// for `data`, since a nested `Data` would hide Foundation's inside its parent.
+    func nestedName(for key: String) -> String {
+        let name = SwiftNames.upperCamel(key)
+        return reservedNames.contains(name) ? name + "Value" : name
+    }
+
     /// One property: optional unless required and not nullable; a single allowed value becomes a
     /// fixed default (a union's tag).
     func property(_ key: String, schema: Node, at path: String, required: Bool, nested: inout [Declaration]) throws -> Property {
         let (name, codingKey) = keyStyle.property(forKey: key)
-        let mapped = try map(schema, at: path, named: SwiftNames.upperCamel(key), nested: &nested)
+        let mapped = try map(schema, at: path, named: nestedName(for: key), nested: &nested)
         var property = Property(name: name, codingKey: codingKey, type: mapped.type, isOptional: !required || mapped.allowsNull,
                                 documentation: SchemaMapper.documentation(of: schema))
         property.allowsNull = mapped.allowsNull
@@ -275,9 +321,10 @@ final class SchemaMapper {
     /// 1. the `discriminator` (its `mapping`, or else each referenced component's name);
     /// 2. a property that every alternative fixes to its own single value (`const` or a one-value
     ///    `enum`): a tag the document does not name;
-    /// 3. distinct JSON types (at most one object, one array, one string…), tried as `Bool`,
-    ///    integers, numbers, strings, arrays and the object, in that order.
-    /// Two objects without a tag cannot be told apart reliably and are refused.
+    /// 3. for objects, a required key that only one of them has (`cron`, `interval`, `rrule`);
+    /// 4. distinct JSON types (one array, one string…), tried as `Bool`, integers, numbers, strings,
+    ///    arrays and then the objects, in that order.
+    /// Objects that none of these tells apart overlap: they are refused.
     func union(_ schema: Node, at path: String, named name: String) throws -> Declaration {
         let key = schema["oneOf"] != nil ? "oneOf" : "anyOf"
         let alternatives = (schema[key]?.sequence ?? []).enumerated().filter { !isNull($0.element) }
@@ -319,16 +366,21 @@ final class SchemaMapper {
             for index in made.indices { made[index].tags = [values[index]] }
             return tagged(made, tagKey: tagKey, name: name, nested: nested)
         }
-        // 3. Distinct JSON types.
+        // 3. Objects told apart by a required key that only one of them has.
+        if objects > 1, let keys = try distinctKeys(alternatives.map(\.element), objectIndices: made.indices.filter { made[$0].jsonType == "object" }, at: path) {
+            for (index, key) in keys { made[index].presentKey = keyStyle.property(forKey: key) }
+        }
+        // 4. Distinct JSON types.
         let kinds = made.map { $0.jsonType ?? "any" }
-        guard objects <= 1, Set(kinds).count == kinds.count, !kinds.contains("any") else {
+        let objectsTold = objects <= 1 || made.allSatisfy { $0.jsonType != "object" || $0.presentKey != nil }
+        guard objectsTold, Set(kinds.filter { $0 != "object" }).count == kinds.filter({ $0 != "object" }).count, !kinds.contains("any") else {
             throw GenerationError(
                 path: path + "/" + key,
                 problem: "the alternatives cannot be told apart: \(objects > 1 ? "\(objects) objects without a discriminator or a property fixed to a distinct value in each" : "two alternatives of the same JSON type (\(kinds.joined(separator: ", ")))")",
                 fix: "Add a discriminator (propertyName and mapping), or give each object alternative a property with its own const value")
         }
         let order = ["boolean", "integer", "number", "string", "array", "object"]
-        made.sort { order.firstIndex(of: $0.jsonType!)! < order.firstIndex(of: $1.jsonType!)! }
+        made = made.enumerated().sorted { ($0.element.jsonType.flatMap(order.firstIndex) ?? 9, $0.offset) < ($1.element.jsonType.flatMap(order.firstIndex) ?? 9, $1.offset) }.map(\.element)
         made = zip(made, SwiftNames.unique(made.map(\.caseName), avoiding: [])).map { alternative, caseName in
             var alternative = alternative
             alternative.caseName = caseName
@@ -343,6 +395,27 @@ final class SchemaMapper {
         let caseNames = SwiftNames.unique(alternatives.map { $0.tags.first.map(SwiftNames.lowerCamel) ?? $0.caseName }, avoiding: [])
         for index in alternatives.indices { alternatives[index].caseName = caseNames[index] }
         return Declaration(name: name, documentation: [], kind: .union(UnionShape(alternatives: alternatives, tag: (swiftKey, codingKey, tagKey))), nested: nested)
+    }
+
+    /// For each object alternative, a required key that no other object alternative has at all; nil
+    /// when one of them has none (the objects overlap).
+    private func distinctKeys(_ alternatives: [Node], objectIndices: [Int], at path: String) throws -> [Int: String]? {
+        var required: [Int: [String]] = [:]
+        var all: [Int: Set<String>] = [:]
+        for index in objectIndices {
+            var properties: [(key: String, schema: Node, path: String)] = []
+            var requiredKeys = Set<String>()
+            try collectProperties(of: alternatives[index], at: path, into: &properties, required: &requiredKeys, depth: 0)
+            required[index] = properties.map(\.key).filter(requiredKeys.contains)
+            all[index] = Set(properties.map(\.key))
+        }
+        var result: [Int: String] = [:]
+        for index in objectIndices {
+            let others = objectIndices.filter { $0 != index }.reduce(into: Set<String>()) { $0.formUnion(all[$1] ?? []) }
+            guard let key = required[index]?.first(where: { !others.contains($0) }) else { return nil }
+            result[index] = key
+        }
+        return result
     }
 
     /// The property every alternative fixes to a distinct single string value, if there is one.
@@ -400,6 +473,16 @@ final class SchemaMapper {
             return (.mapping(mapping), true)
         }
         return (schema, false)
+    }
+
+    /// Alternatives that are all strings, none of them an enumeration: any string is one of them.
+    private func isStringChoice(_ alternatives: Node.Sequence) -> Bool {
+        alternatives.count > 1 && alternatives.allSatisfy { jsonType(of: $0) == "string" && $0["enum"] == nil && $0["const"] == nil && $0["$ref"] == nil }
+    }
+
+    /// `{}` or `true`: any value.
+    private func isOpen(_ schema: Node) -> Bool {
+        schema.mapping?.isEmpty == true || schema.bool == true
     }
 
     private func isNull(_ schema: Node) -> Bool {

@@ -57,6 +57,9 @@ struct UnionShape {
         var tags: [String] = []
         /// The JSON type that selects it, for a union of distinct JSON types.
         var jsonType: String?
+        /// For one of several object alternatives without a tag: a required key only it has (its
+        /// Swift name as `CodingKeys` spells it, and the raw value when the coders need one).
+        var presentKey: (name: String, codingKey: String?)?
     }
 
     var alternatives: [Alternative]

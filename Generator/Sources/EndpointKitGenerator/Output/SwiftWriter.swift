@@ -120,10 +120,19 @@ struct SwiftWriter {
             line("}")
             close()
         } else {
+            let keyed = shape.alternatives.filter { $0.presentKey != nil }
+            if !keyed.isEmpty {
+                open("private enum CodingKeys: String, CodingKey {")
+                for alternative in keyed {
+                    line("case \(SwiftNames.escaped(alternative.presentKey!.name))\(alternative.presentKey!.codingKey.map { " = " + SwiftWriter.literal($0) } ?? "")")
+                }
+                close()
+                blank()
+            }
             open("init(from decoder: any Decoder) throws {")
             line("let container = try decoder.singleValueContainer()")
             let last = shape.alternatives.last
-            for alternative in shape.alternatives {
+            for alternative in shape.alternatives where alternative.presentKey == nil {
                 let caseName = SwiftNames.escaped(alternative.caseName)
                 if alternative.caseName == last?.caseName, alternative.jsonType == "object" {
                     line("self = try .\(caseName)(container.decode(\(alternative.type).self))")
@@ -135,6 +144,21 @@ struct SwiftWriter {
                 line("self = .\(caseName)(value)")
                 line("return")
                 close()
+            }
+            if !keyed.isEmpty {
+                // The objects, by the key only one of them has.
+                line("let object = try decoder.container(keyedBy: CodingKeys.self)")
+                for alternative in keyed {
+                    open("if object.contains(.\(SwiftNames.escaped(alternative.presentKey!.name))) {")
+                    line("self = try .\(SwiftNames.escaped(alternative.caseName))(container.decode(\(alternative.type).self))")
+                    line("return")
+                    close()
+                }
+                let keys = keyed.map { $0.presentKey!.codingKey ?? $0.presentKey!.name }.joined(separator: ", ")
+                line("throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"an object with none of the keys \(SwiftWriter.escapedText(keys))\"))")
+                close()
+                writeUnionEncode(shape)
+                return
             }
             let names = shape.alternatives.compactMap(\.jsonType).joined(separator: ", ")
             line("throw DecodingError.typeMismatch(Self.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"expected one of: \(names)\"))")
