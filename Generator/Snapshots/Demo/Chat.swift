@@ -17,3 +17,22 @@ nonisolated struct ChatCompletion: Endpoint, Decodable {
 
     typealias ReturnPayloadType = ServerSentEvents<ChatChunk>
 }
+
+// MARK: - Types
+
+nonisolated struct ChatMessage: Codable, Sendable {
+    let role: String
+    let content: String
+}
+
+nonisolated struct ChatChunkChoiceDelta: Decodable, Sendable {
+    var content: String?
+}
+
+nonisolated struct ChatChunkChoice: Decodable, Sendable {
+    let delta: ChatChunkChoiceDelta
+}
+
+nonisolated struct ChatChunk: Decodable, Sendable {
+    let choices: [ChatChunkChoice]
+}

@@ -29,3 +29,30 @@ nonisolated struct CheerHistory: Endpoint, Decodable {
 
     typealias ReturnPayloadType = CheerHistoryReturnPayloadType
 }
+
+// MARK: - Types
+
+nonisolated struct PurchaseCheerReturnPayloadType: Decodable, Sendable {
+    let balance: Int64
+}
+
+nonisolated struct DemoError: Decodable, Sendable {
+    let error: String
+}
+
+nonisolated struct CheerHistoryComment: Decodable, Sendable {
+    var signature: String?
+    var body: String?
+}
+
+nonisolated struct CheerHistoryCheer: Decodable, Sendable {
+    let creator: String
+    let amount: Int64
+    let product: String
+    let date: Date
+    var comments: [CheerHistoryComment]?
+}
+
+nonisolated struct CheerHistoryReturnPayloadType: Decodable, Sendable {
+    let history: [CheerHistoryCheer]
+}

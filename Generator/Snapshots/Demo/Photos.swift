@@ -16,3 +16,10 @@ struct UploadPhoto: nonisolated Endpoint, nonisolated Decodable {
 
     typealias ReturnPayloadType = UploadPhotoReturnPayloadType
 }
+
+// MARK: - Types
+
+nonisolated struct UploadPhotoReturnPayloadType: Decodable, Sendable {
+    let album: String
+    let receivedBytes: Int64
+}

@@ -16,3 +16,17 @@ nonisolated struct ListBranches: Endpoint, Decodable {
 
     typealias ReturnPayloadType = [Branch]
 }
+
+// MARK: - Types
+
+nonisolated struct BranchCommit: Decodable, Sendable {
+    let sha: String
+    let url: URL
+}
+
+nonisolated struct Branch: Decodable, Sendable {
+    let name: String
+    let commit: BranchCommit
+    let protected: Bool
+    var protectionUrl: URL?
+}

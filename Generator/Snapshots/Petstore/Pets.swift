@@ -22,7 +22,7 @@ struct ListPets: nonisolated Endpoint, nonisolated Decodable, nonisolated Pagina
     static var pagination: Pagination<Self> { .cursor(from: \.nextCursor, into: \.cursor) }
     static func items(in page: ReturnPayloadType) -> [Pet] { page.pets }
 
-    nonisolated struct ReturnPayloadType: Codable, Sendable {
+    nonisolated struct ReturnPayloadType: Decodable, Sendable {
         let pets: [Pet]
         var nextCursor: String?
     }
@@ -90,4 +90,89 @@ nonisolated struct PutAvatar: Endpoint, Decodable {
     let body: Data
 
     typealias ReturnPayloadType = EmptyPayload
+}
+
+// MARK: - Types
+
+/// Where a pet is in the shop.
+nonisolated enum PetStatus: String, Codable, Sendable, CaseIterable {
+    case available
+    case pending
+    case sold
+    case onHold = "on-hold"
+}
+
+nonisolated struct NewPet: Codable, Sendable {
+    let name: String
+    var tag: String?
+    let kind: Kind
+    var birthday: Date?
+    var traits: [String: String]?
+    var extra: JSONValue?
+}
+
+/// A pet in the shop.
+nonisolated struct Pet: Decodable, Sendable {
+    let name: String
+    var tag: String?
+    let kind: Kind
+    var birthday: Date?
+    var traits: [String: String]?
+    var extra: JSONValue?
+    let id: Int64
+    let status: PetStatus
+    var chip: UUID?
+    var category: Category?
+}
+
+nonisolated enum Kind: Codable, Sendable {
+    case cat(Cat)
+    case dog(Dog)
+
+    private enum CodingKeys: String, CodingKey {
+        case petType
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let tag = try container.decode(String.self, forKey: .petType)
+        switch tag {
+        case "cat": self = try .cat(Cat(from: decoder))
+        case "dog": self = try .dog(Dog(from: decoder))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .petType, in: container, debugDescription: "\"\(tag)\" is none of cat, dog")
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .cat(let value): try value.encode(to: encoder)
+        case .dog(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+nonisolated struct Cat: Codable, Sendable {
+    var petType: String = "cat"
+    var indoor: Bool?
+}
+
+nonisolated struct Dog: Codable, Sendable {
+    var petType: String = "dog"
+    var goodBoy: Bool?
+}
+
+nonisolated final class Category: Decodable, Sendable {
+    let name: String
+    let parent: Category?
+
+    init(name: String, parent: Category? = nil) {
+        self.name = name
+        self.parent = parent
+    }
+}
+
+nonisolated struct ErrorModel: Decodable, Sendable {
+    let code: Int32
+    let message: String
 }

@@ -42,3 +42,31 @@ nonisolated struct ExportOrders: Endpoint, Decodable {
     var endpoint: Restful { Restful(.get, "store/export") }
     typealias ReturnPayloadType = JSONLines<Order>
 }
+
+// MARK: - Types
+
+nonisolated struct Order: Decodable, Sendable {
+    let id: Int64
+    let petId: Int64
+    let quantity: Int32
+    var shipDate: Date?
+    var note: Note?
+
+    enum Note: Decodable, Sendable {
+        case integer(Int)
+        case string(String)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Int.self) {
+                self = .integer(value)
+                return
+            }
+            if let value = try? container.decode(String.self) {
+                self = .string(value)
+                return
+            }
+            throw DecodingError.typeMismatch(Self.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected one of: integer, string"))
+        }
+    }
+}

@@ -79,3 +79,116 @@ nonisolated struct DeleteAnimal: Endpoint, Decodable {
     typealias ReturnPayloadType = EmptyPayload
     static var errorPayloadType: (any (Decodable & Sendable).Type)? { Problem.self }
 }
+
+// MARK: - Types
+
+nonisolated struct Animal: Decodable, Sendable {
+    let name: String
+    let details: Details
+    var tags: [String]?
+    let id: UUID
+    let admittedAt: Date
+
+    enum Details: Decodable, Sendable {
+        case cat(Cat)
+        case dog(Dog)
+
+        private enum CodingKeys: String, CodingKey {
+            case species
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let tag = try container.decode(String.self, forKey: .species)
+            switch tag {
+            case "cat": self = try .cat(Cat(from: decoder))
+            case "dog": self = try .dog(Dog(from: decoder))
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .species, in: container, debugDescription: "\"\(tag)\" is none of cat, dog")
+            }
+        }
+    }
+}
+
+nonisolated struct AnimalCreate: Codable, Sendable {
+    let name: String
+    let details: Details
+    var tags: [String]?
+
+    enum Details: Codable, Sendable {
+        case cat(Cat)
+        case dog(Dog)
+
+        private enum CodingKeys: String, CodingKey {
+            case species
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let tag = try container.decode(String.self, forKey: .species)
+            switch tag {
+            case "cat": self = try .cat(Cat(from: decoder))
+            case "dog": self = try .dog(Dog(from: decoder))
+            default:
+                throw DecodingError.dataCorruptedError(forKey: .species, in: container, debugDescription: "\"\(tag)\" is none of cat, dog")
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .cat(let value): try value.encode(to: encoder)
+            case .dog(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+nonisolated struct AnimalPage: Decodable, Sendable {
+    let items: [Animal]
+    var nextCursor: String?
+}
+
+nonisolated struct Cat: Codable, Sendable {
+    var species: String = "cat"
+    var indoor: Bool?
+}
+
+nonisolated struct Dog: Codable, Sendable {
+    var species: String = "dog"
+    var goodBoy: Bool?
+    var weightKg: Double?
+}
+
+nonisolated struct HTTPValidationError: Decodable, Sendable {
+    var detail: [ValidationError]?
+}
+
+nonisolated struct Problem: Decodable, Sendable {
+    let detail: String
+}
+
+nonisolated struct ValidationError: Decodable, Sendable {
+    let loc: [LocItem]
+    let msg: String
+    let type: String
+    var input: JSONValue?
+    var ctx: [String: JSONValue]?
+
+    enum LocItem: Decodable, Sendable {
+        case integer(Int)
+        case string(String)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Int.self) {
+                self = .integer(value)
+                return
+            }
+            if let value = try? container.decode(String.self) {
+                self = .string(value)
+                return
+            }
+            throw DecodingError.typeMismatch(Self.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected one of: integer, string"))
+        }
+    }
+}

@@ -91,8 +91,12 @@ public enum EndpointGenerator {
             + "// Change the document and generate again rather than editing this file.\n\n"
         var files: [File] = []
 
-        // Endpoints, one file per tag in order of first use.
-        var groups: [(file: String, declarations: [(Declaration, OperationMapper.Notes)])] = []
+        // Endpoints, one file per tag in order of first use; each component schema in the file of
+        // the first operation that uses it (types beside their endpoints, as a person would keep
+        // them, which also spreads the compiler's work over its parallel jobs); unused ones in
+        // Schemas.swift.
+        var groups: [(file: String, declarations: [(Declaration, OperationMapper.Notes)], types: [Declaration])] = []
+        var homes: [String: String] = [:]
         for operation in operations {
             let file = operation.tag.map { SwiftNames.upperCamel($0) } ?? "Endpoints"
             let made: (Declaration, OperationMapper.Notes)
@@ -102,25 +106,49 @@ public enum EndpointGenerator {
                 leftOut.append(GenerationError(path: error.path, problem: error.problem + "; \(operation.method.uppercased()) \(operation.path) is left out", fix: error.fix))
                 continue
             }
-            if let index = groups.firstIndex(where: { $0.file == file }) { groups[index].declarations.append(made) } else { groups.append((file, [made])) }
+            for key in schemas.referencedComponents(of: operation.node, root: root) where homes[key] == nil { homes[key] = file }
+            if let index = groups.firstIndex(where: { $0.file == file }) { groups[index].declarations.append(made) } else { groups.append((file, [made], [])) }
         }
+        // Components only answers use are Decodable; those a request sends (parameters, bodies, and
+        // what they hold) are Codable, as are those no operation uses.
+        var sent = Set<String>()
+        for operation in operations {
+            for part in [operation.pathItem["parameters"], operation.node["parameters"], operation.node["requestBody"]] {
+                if let part { sent.formUnion(schemas.referencedComponents(of: part, root: root)) }
+            }
+        }
+        var unused: [Declaration] = []
+        for var declaration in componentDeclarations {
+            if let owner = schemas.declarationOwners[declaration.name], homes[owner] != nil, !sent.contains(owner) {
+                declaration = declaration.readOnly
+            }
+            let home = schemas.declarationOwners[declaration.name].flatMap { homes[$0] }
+            if let home, let index = groups.firstIndex(where: { $0.file == home }) { groups[index].types.append(declaration) } else { unused.append(declaration) }
+        }
+        let imports = "import EndpointKit\nimport Foundation\n\n"
         for group in groups {
             var writer = SwiftWriter()
             for (index, (declaration, _)) in group.declarations.enumerated() {
                 if index > 0 { writer.blank() }
                 writer.write(declaration)
             }
-            files.append(File(name: group.file + ".swift", contents: header + "import EndpointKit\nimport Foundation\n\n" + writer.text))
+            if !group.types.isEmpty {
+                writer.blank()
+                writer.line("// MARK: - Types")
+                for declaration in group.types {
+                    writer.blank()
+                    writer.write(declaration)
+                }
+            }
+            files.append(File(name: group.file + ".swift", contents: header + imports + writer.text))
         }
-
-        // Component schemas.
-        if !componentDeclarations.isEmpty {
+        if !unused.isEmpty {
             var writer = SwiftWriter()
-            for (index, declaration) in componentDeclarations.enumerated() {
+            for (index, declaration) in unused.enumerated() {
                 if index > 0 { writer.blank() }
                 writer.write(declaration)
             }
-            files.append(File(name: "Schemas.swift", contents: header + "import EndpointKit\nimport Foundation\n\n" + writer.text))
+            files.append(File(name: "Schemas.swift", contents: header + imports + writer.text))
         }
 
         // The server.

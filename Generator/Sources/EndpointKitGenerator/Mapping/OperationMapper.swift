@@ -157,7 +157,9 @@ struct OperationMapper {
         }
 
         // The result.
+        let before = nested.count
         let result = try self.result(of: operation, nested: &nested)
+        for index in before..<nested.count { nested[index] = nested[index].readOnly }  // the answer's types are only read
         if !result.alias.isEmpty { members.append(result.alias) }
 
         // Errors.

@@ -25,6 +25,8 @@ final class SchemaMapper {
     let components: [(key: String, schema: Node)]
     /// Component key → Swift type name.
     private(set) var componentNames: [String: String] = [:]
+    /// Top-level declaration name → the component key it was made for.
+    private(set) var declarationOwners: [String: String] = [:]
 
     /// When set, a schema without a faithful Swift type is `JSONValue` (every value kept, none
     /// typed) and its refusal is recorded in ``fallbacks`` instead of thrown.
@@ -73,10 +75,12 @@ final class SchemaMapper {
                 declaration = Declaration(name: name, documentation: [], kind: .alias(mapped.type + (mapped.allowsNull ? "?" : "")))
             }
             declaration.documentation = SchemaMapper.documentation(of: component.schema)
+            declarationOwners[name] = component.key
             if case .alias = declaration.kind {
                 // An alias has no body to nest in: what it needs goes beside it.
                 declarations.append(declaration)
                 declarations += nested
+                for declaration in nested { declarationOwners[declaration.name] = component.key }
                 continue
             }
             declaration.nested += nested
@@ -564,6 +568,35 @@ final class SchemaMapper {
         }
         if schema["deprecated"]?.bool == true { lines += lines.isEmpty ? ["Deprecated."] : ["", "Deprecated."] }
         return lines
+    }
+
+    // MARK: - References
+
+    /// The components `node` refers to, directly or through other components (and through
+    /// `#/components/parameters`, `requestBodies` and `responses`, whose targets are read in `root`).
+    func referencedComponents(of node: Node, root: Node) -> Set<String> {
+        var found = Set<String>()
+        var pending = [node]
+        var seenOther = Set<String>()
+        while let next = pending.popLast() {
+            switch next {
+            case .mapping(let mapping):
+                if let reference = mapping["$ref"]?.string {
+                    if let key = try? componentKey(reference, at: "#") {
+                        if found.insert(key).inserted, let target = components.first(where: { $0.key == key }) { pending.append(target.schema) }
+                    } else if reference.hasPrefix("#/components/"), seenOther.insert(reference).inserted {
+                        let parts = reference.dropFirst(2).split(separator: "/").map(String.init)
+                        if parts.count == 3, let target = root["components"]?[parts[1]]?[parts[2]] { pending.append(target) }
+                    }
+                }
+                pending += mapping.map(\.value)
+            case .sequence(let sequence):
+                pending += sequence
+            default:
+                break
+            }
+        }
+        return found
     }
 
     // MARK: - Recursion

@@ -16,6 +16,17 @@ struct Declaration {
     var documentation: [String]
     var kind: Kind
     var nested: [Declaration] = []
+    /// Only read from answers, never sent: `Decodable` rather than `Codable`, as a person writes a
+    /// payload type, and the compiler has half the code to make.
+    var isReadOnly = false
+
+    /// This declaration and every type nested in it, read-only.
+    var readOnly: Declaration {
+        var copy = self
+        copy.isReadOnly = true
+        copy.nested = nested.map(\.readOnly)
+        return copy
+    }
 }
 
 /// A struct's properties and what the endpoint form adds.

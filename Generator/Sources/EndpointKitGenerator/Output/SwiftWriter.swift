@@ -9,11 +9,12 @@ struct SwiftWriter {
     mutating func write(_ declaration: Declaration, saysNonisolated: Bool = true) {
         for line in declaration.documentation { self.line(line.isEmpty ? "///" : "/// " + line) }
         let isolation = saysNonisolated ? "nonisolated " : ""
+        let coding = declaration.isReadOnly ? "Decodable" : "Codable"
         switch declaration.kind {
         case .alias(let type):
             line("typealias \(declaration.name) = \(type)")
         case .valueEnum(let rawType, let cases):
-            open("\(isolation)enum \(declaration.name): \(rawType), Codable, Sendable, CaseIterable {")
+            open("\(isolation)enum \(declaration.name): \(rawType), \(coding), Sendable, CaseIterable {")
             for item in cases {
                 let raw = rawType == "String" ? SwiftWriter.literal(item.value) : item.value
                 line(item.name == item.value && rawType == "String" ? "case \(SwiftNames.escaped(item.name))" : "case \(SwiftNames.escaped(item.name)) = \(raw)")
@@ -21,9 +22,9 @@ struct SwiftWriter {
             writeNested(declaration.nested, saysNonisolated: false)
             close()
         case .union(let shape):
-            open("\(isolation)enum \(declaration.name): Codable, Sendable {")
+            open("\(isolation)enum \(declaration.name): \(coding), Sendable {")
             for alternative in shape.alternatives { line("case \(SwiftNames.escaped(alternative.caseName))(\(alternative.type))") }
-            writeUnionCoding(shape, name: declaration.name)
+            writeUnionCoding(shape, name: declaration.name, encodes: !declaration.isReadOnly)
             writeNested(declaration.nested, saysNonisolated: false)
             close()
         case .structure(let shape):
@@ -39,9 +40,9 @@ struct SwiftWriter {
             open("\(endpoint.hasWrappers ? "" : isolation)struct \(declaration.name): \(conformances) {")
             line("var endpoint: Restful { \(endpoint.restful) }")
         } else if shape.isClass {
-            open("\(isolation)final class \(declaration.name): Codable, Sendable {")
+            open("\(isolation)final class \(declaration.name): \(declaration.isReadOnly ? "Decodable" : "Codable"), Sendable {")
         } else {
-            open("\(isolation)struct \(declaration.name): Codable, Sendable {")
+            open("\(isolation)struct \(declaration.name): \(declaration.isReadOnly ? "Decodable" : "Codable"), Sendable {")
         }
         for property in shape.properties { writeProperty(property, inClass: shape.isClass) }
         if shape.isClass { writeInitializer(shape.properties) }
@@ -91,7 +92,7 @@ struct SwiftWriter {
 
     // MARK: - Unions
 
-    private mutating func writeUnionCoding(_ shape: UnionShape, name: String) {
+    private mutating func writeUnionCoding(_ shape: UnionShape, name: String, encodes: Bool) {
         blank()
         if let tag = shape.tag {
             let key = SwiftNames.escaped(tag.key)
@@ -111,6 +112,7 @@ struct SwiftWriter {
             line("    throw DecodingError.dataCorruptedError(forKey: .\(key), in: container, debugDescription: \"\\\"\\(tag)\\\" is none of \(SwiftWriter.escapedText(known))\")")
             line("}")
             close()
+            guard encodes else { return }
             blank()
             open("func encode(to encoder: any Encoder) throws {")
             line("switch self {")
@@ -137,7 +139,7 @@ struct SwiftWriter {
                 if alternative.caseName == last?.caseName, alternative.jsonType == "object" {
                     line("self = try .\(caseName)(container.decode(\(alternative.type).self))")
                     close()
-                    writeUnionEncode(shape)
+                    if encodes { writeUnionEncode(shape) }
                     return
                 }
                 open("if let value = try? container.decode(\(alternative.type).self) {")
@@ -157,13 +159,13 @@ struct SwiftWriter {
                 let keys = keyed.map { $0.presentKey!.codingKey ?? $0.presentKey!.name }.joined(separator: ", ")
                 line("throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"an object with none of the keys \(SwiftWriter.escapedText(keys))\"))")
                 close()
-                writeUnionEncode(shape)
+                if encodes { writeUnionEncode(shape) }
                 return
             }
             let names = shape.alternatives.compactMap(\.jsonType).joined(separator: ", ")
             line("throw DecodingError.typeMismatch(Self.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"expected one of: \(names)\"))")
             close()
-            writeUnionEncode(shape)
+            if encodes { writeUnionEncode(shape) }
         }
     }
 
