@@ -101,4 +101,19 @@ import Testing
         #expect(text.contains("let type: TypeValue"))
         #expect(text.contains("let data: DataValue"))
     }
+
+    @Test func theSuccessStatusIsKeptForTheContract() throws {
+        let yaml = """
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /ack: { post: { operationId: ack, responses: { '200': { description: done } } } }
+              /items: { post: { operationId: addItem, responses: { '201': { description: made, content: { application/json: { schema: { type: object } } } } } } }
+            """
+        let output = try EndpointGenerator.generate(DocumentLoader.load(Data(yaml.utf8)), options: .init(documented: true))
+        let documentation = try #require(output.files.first { $0.name == "Documentation.swift" }?.contents)
+        #expect(documentation.contains("nonisolated extension Ack: Documented {\n    static var documentation: Documentation {\n        Documentation(status: 200)"))
+        #expect(documentation.contains("Documentation(status: 201)"))
+        #expect(documentation.contains("static let endpoints: [any (Endpoint & Decodable).Type] = [\n        Ack.self,\n        AddItem.self,\n    ]"))
+    }
 }

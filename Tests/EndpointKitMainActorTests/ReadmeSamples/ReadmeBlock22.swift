@@ -10,28 +10,20 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let stripe: Server = {
-        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
-        server.arrayEncoding = .brackets                       // payment_method_types[]=card
-        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
-        return server
-    }()
+nonisolated struct CheerDigest: Decodable, Sendable {
+    let headline: String
+    let topSizes: [CheerReceipt.Size]
+    let mood: String?                                     // required in the schema, may be null
 }
 
-struct CreateCheckoutSession: nonisolated Endpoint {
-    static var server: Server? { .stripe }
-    static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
-    let endpoint = Restful(.post, "checkout/sessions", body: .form)
-    @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
-    var paymentMethodTypes = ["card"]
-    let mode: String
-    let successUrl: URL
-    nonisolated struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
+nonisolated struct DigestRequest: Encodable {
+    let model: String
+    let responseFormat: RawJSON                           // "response_format": {"type": "json_schema", …}
 }
 
-func readmeBlock22Part1() async throws {
-let session = try await CreateCheckoutSession(mode: "payment", successUrl: URL(string: "https://example.com/done")!).response
-// payment_method_types%5B%5D=card&mode=payment&success_url=https%3A%2F%2Fexample.com%2Fdone
-_ = session
+func readmeBlock22Part1(answer: String) async throws {
+let output = try StructuredOutput(CheerDigest.self)
+let request = DigestRequest(model: "gpt-5", responseFormat: output.responseFormat)
+let digest = try output.decode(answer)                    // the model's JSON text → CheerDigest
+_ = (output, request, digest)
 }

@@ -10,31 +10,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let gitHubCached: Server = {
-        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
-                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
-        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
-        return server
-    }()
-}
-
-protocol CachedGitHubEndpoint: Endpoint {}
-nonisolated extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
-
-nonisolated struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
-    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
-    let owner: String
-    let repo: String
-    var perPage = 100
-    typealias ReturnPayloadType = [Stargazer]
-    static var pagination: Pagination<Self> { .nextLink }
-}
-
-nonisolated struct Stargazer: Decodable, Sendable { let login: String }
-
-func readmeBlock21Part1() async throws {
-for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
-    print(stargazer.login)
-}
+func readmeBlock21Part1(api: Server, askUser: @escaping @Sendable (String) async -> Bool, name: String, arguments: String) async throws {
+let tools = EndpointTools([ListCheers.self], on: api, confirmation: { call in
+    await askUser("Allow \(call.method) \(call.url.path)?")       // before anything but GET and HEAD
+})
+let definitions = try tools.definitions(for: .openAIChat)          // or .openAI, .anthropic, .mcp
+// … send `definitions` with the chat request; for each tool call in the model's answer:
+let result = try await tools.result(name: name, arguments: arguments)
+// result.text goes back to the model: the payload as JSON, or {"error": {…, "fix": …}}
+_ = (tools, definitions, result)
 }

@@ -61,6 +61,13 @@ private struct Twin: Endpoint, Decodable {
     typealias ReturnPayloadType = EmptyPayload
 }
 
+// A generated endpoint whose document said `200` with no content: exported as it was, not as 204.
+private struct Acknowledge: Endpoint, Decodable, Documented {
+    var endpoint: Restful { Restful(.post, "acknowledge", body: .empty) }
+    typealias ReturnPayloadType = EmptyPayload
+    static var documentation: Documentation { Documentation(status: 200) }
+}
+
 private func document(_ endpoints: [any (Endpoint & Decodable).Type], middlewares: [any Middleware] = []) throws -> [String: Any] {
     let server = Server(
         origin: URL(string: "https://api.example.com/")!, errorPayloadType: Problem.self, middlewares: middlewares)
@@ -84,6 +91,13 @@ private func parameters(_ document: [String: Any], _ path: String, _ method: Str
 }
 
 @Suite struct OpenAPIDocumentTests {
+    @Test func `a 200 without content stays a 200`() throws {
+        let responses = try #require(at(try document([Acknowledge.self]), "paths", "/api/v1/acknowledge", "post", "responses") as? [String: Any])
+        #expect(responses["200"] != nil)
+        #expect(responses["204"] == nil)
+        #expect(at(responses, "200", "content") == nil)
+    }
+
     @Test func `parameters are where EndpointKit sends them, with their names and styles`() throws {
         let document = try document([SearchRepositories.self])
         #expect(at(document, "openapi") as? String == "3.1.0")
