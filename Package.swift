@@ -8,27 +8,29 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "EndpointKit",
     platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
-    // A small core and three optional products. Each optional product reaches the core through
+    // A small core and four optional products. Each optional product reaches the core through
     // `package` declarations only; the core knows nothing of tests, contracts or models.
     products: [
         .library(name: "EndpointKit", targets: ["EndpointKit"]),
         .library(name: "EndpointKitTesting", targets: ["EndpointKitTesting"]),
         .library(name: "EndpointKitContract", targets: ["EndpointKitContract"]),
         .library(name: "EndpointKitTools", targets: ["EndpointKitTools"]),
+        .library(name: "EndpointKitMCP", targets: ["EndpointKitMCP"]),
     ],
     targets: [
         .target(name: "EndpointKit", swiftSettings: swiftSettings),
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"], swiftSettings: swiftSettings),
         .target(name: "EndpointKitContract", dependencies: ["EndpointKit"], swiftSettings: swiftSettings),
         .target(name: "EndpointKitTools", dependencies: ["EndpointKit", "EndpointKitContract"], swiftSettings: swiftSettings),
+        .target(name: "EndpointKitMCP", dependencies: ["EndpointKit", "EndpointKitContract", "EndpointKitTools"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndpointKitTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools"],
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EndpointKitIntegrationTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools"],
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP"],
             exclude: ["Server"],
             swiftSettings: swiftSettings
         ),
@@ -36,7 +38,7 @@ let package = Package(
         // says about declaring endpoints and payloads there.
         .testTarget(
             name: "EndpointKitMainActorTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools"],
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP"],
             swiftSettings: swiftSettings + [
                 .defaultIsolation(MainActor.self),
                 .enableUpcomingFeature("InferIsolatedConformances"),

@@ -85,21 +85,42 @@ public struct EndpointTools: Sendable {
     /// - Throws: `CancellationError` when the calling task is cancelled; every other failure is
     ///   an error result.
     public func result(name: String, arguments: String) async throws(CancellationError) -> ToolResult {
+        try await result(name: name, arguments: .text(arguments))
+    }
+
+    /// Calls the tool `name` with arguments the caller has parsed already: Anthropic's `input`,
+    /// MCP's `arguments`. The value is checked as text arguments are, with no second parse.
+    ///
+    /// ```swift
+    /// let result = try await tools.result(name: "cheer_history", arguments: ["user_id": 42])
+    /// ```
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled; every other failure is
+    ///   an error result.
+    public func result(name: String, arguments: JSONValue) async throws(CancellationError) -> ToolResult {
+        try await result(name: name, arguments: .value(arguments))
+    }
+
+    private func result(name: String, arguments: Tool.Arguments) async throws(CancellationError) -> ToolResult {
         let secrets = ToolSecrets()
         do {
             let value = try await perform(name: name, arguments: arguments, secrets: secrets)
-            return ToolResult(text: ToolResults.text(value, secrets: secrets, limit: maximumResultSize), isError: false, error: nil)
+            let text = ToolResults.text(value, secrets: secrets, limit: maximumResultSize)
+            // Structured when the payload is an object that was not cut short.
+            let redacted = secrets.redact(value)
+            let structured = redacted.objectMembers != nil && text == redacted.jsonText() ? redacted : nil
+            return ToolResult(text: text, isError: false, error: nil, structured: structured)
         } catch let cancelled as CancellationError {
             throw cancelled
         } catch {
             if Task.isCancelled { throw CancellationError() }
             let value = ToolResults.errorValue(error, tool: names.contains(name) ? name : nil, tools: names)
-            return ToolResult(text: ToolResults.text(value, secrets: secrets, limit: maximumResultSize), isError: true, error: error)
+            return ToolResult(text: ToolResults.text(value, secrets: secrets, limit: maximumResultSize), isError: true, error: error, structured: nil)
         }
     }
 
     /// Calls the tool `name` with the model's `arguments` (a JSON object as text) and returns the
-    /// payload as JSON text, with the call's credentials replaced as in ``result(name:arguments:)``.
+    /// payload as JSON text, with the call's credentials replaced as in ``result(name:arguments:)-(_,String)``.
     ///
     /// ```swift
     /// let json = try await tools.call(name: "cheer_history", arguments: #"{"user_id": 42}"#)
@@ -111,11 +132,11 @@ public struct EndpointTools: Sendable {
     ///   The error is for the app: its response body is as the server sent it, secrets included.
     public func call(name: String, arguments: String) async throws -> String {
         let secrets = ToolSecrets()
-        let value = try await perform(name: name, arguments: arguments, secrets: secrets)
+        let value = try await perform(name: name, arguments: .text(arguments), secrets: secrets)
         return ToolResults.text(value, secrets: secrets, limit: maximumResultSize)
     }
 
-    private func perform(name: String, arguments: String, secrets: ToolSecrets) async throws -> JSONValue {
+    private func perform(name: String, arguments: Tool.Arguments, secrets: ToolSecrets) async throws -> JSONValue {
         try checkNames()
         guard let tool = tools.first(where: { $0.name == name }) else {
             throw EndpointError(

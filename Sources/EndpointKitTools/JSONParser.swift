@@ -8,14 +8,14 @@ import Foundation
 /// text may keep the last), turns a number it cannot hold into "not valid JSON", and gives no
 /// position. This parser refuses duplicated keys by their path, keeps numbers as their text (so a
 /// validator can say `42.5` is not an integer), bounds the nesting, and says where the text broke.
-struct JSONParser {
+package struct JSONParser {
     /// Why a text was refused, said for a model: `the field "note" appears twice`.
-    struct Failure: Error, Equatable {
-        let message: String
+    package struct Failure: Error, Equatable {
+        package let message: String
     }
 
     /// The deepest nesting accepted in arguments: far more than any need, far less than a stack holds.
-    static let argumentDepth = 64
+    package static let argumentDepth = 64
 
     private let bytes: [UInt8]
     private let maximumDepth: Int
@@ -31,7 +31,7 @@ struct JSONParser {
 
     /// Parses `text` as one JSON value, nested at most `maximumDepth` levels deep; with
     /// `refusesDuplicateKeys`, an object that has a key twice is refused, else both are kept.
-    static func parse(_ text: String, maximumDepth: Int = argumentDepth, refusesDuplicateKeys: Bool = true) throws(Failure) -> JSONValue {
+    package static func parse(_ text: String, maximumDepth: Int = argumentDepth, refusesDuplicateKeys: Bool = true) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: Array(text.utf8), maximumDepth: maximumDepth, refusesDuplicateKeys: refusesDuplicateKeys)
         parser.skipWhitespace()
         let value = try parser.value()

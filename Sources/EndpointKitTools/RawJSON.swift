@@ -13,7 +13,7 @@ import Foundation
 /// }
 /// ```
 public struct RawJSON: Encodable, Sendable, CustomStringConvertible {
-    let value: JSONValue
+    package let value: JSONValue
 
     init(_ value: JSONValue) {
         self.value = value

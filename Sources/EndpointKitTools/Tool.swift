@@ -7,7 +7,14 @@ struct Tool: Sendable {
     let name: String
     let typeName: String
     private let define: @Sendable (ToolFormat, Server?) throws -> ToolDefinition
-    private let perform: @Sendable (String, EndpointTools, ToolSecrets) async throws -> JSONValue
+    private let perform: @Sendable (Arguments, EndpointTools, ToolSecrets) async throws -> JSONValue
+
+    /// A model's arguments: JSON text (OpenAI's `arguments`), or a JSON value the caller has read
+    /// already (Anthropic's `input`, MCP's `arguments`).
+    enum Arguments: Sendable {
+        case text(String)
+        case value(JSONValue)
+    }
 
     init<E: Endpoint & Decodable>(_ type: E.Type) {
         let name = Self.toolName(of: type)
@@ -28,7 +35,7 @@ struct Tool: Sendable {
     }
 
     /// The payload of a call, as JSON; the credentials the call sent are recorded in `secrets`.
-    func call(_ arguments: String, in tools: EndpointTools, secrets: ToolSecrets) async throws -> JSONValue {
+    func call(_ arguments: Arguments, in tools: EndpointTools, secrets: ToolSecrets) async throws -> JSONValue {
         try await perform(arguments, tools, secrets)
     }
 
@@ -78,7 +85,7 @@ struct Tool: Sendable {
                     reason: "its arguments have no form in OpenAI's strict mode: \(problem.reason)")
             }
         }
-        let json: JSONValue
+        var json: JSONValue
         switch format.kind {
         case .openAIResponses:
             json = .object(["type": .string("function"), "name": .string(name), "description": .string(text), "parameters": schema, "strict": .bool(true)])
@@ -99,14 +106,27 @@ struct Tool: Sendable {
                 "name": .string(name), "title": .string(documentation?.summary ?? name), "description": .string(text),
                 "inputSchema": schema, "annotations": annotations,
             ])
+            if let output = try outputSchema(of: type, server: server) { json["outputSchema"] = output }
         }
         return ToolDefinition(name: name, summary: text, json: RawJSON(json))
+    }
+
+    /// MCP's `outputSchema`: the payload's schema when it is an object (MCP's structured content
+    /// is one), with its `$defs`; `nil` for lists, text, bytes and empty answers.
+    private static func outputSchema<E: Endpoint & Decodable>(of type: E.Type, server: Server) throws -> JSONValue? {
+        let payload = E.ReturnPayloadType.self
+        guard payload != EmptyPayload.self, payload != String.self, payload != Data.self else { return nil }
+        let builder = SchemaBuilder(encoder: server.encoder, decoder: server.decoder, referencePrefix: "#/$defs/")
+        var schema = builder.resolved(try builder.probe(any: payload).schema)
+        guard schema["type"]?.stringValue == "object" else { return nil }
+        if !builder.definitions.isEmpty { schema["$defs"] = .object(builder.definitions) }
+        return schema
     }
 
     // MARK: - Calls
 
     private static func call<E: Endpoint & Decodable>(
-        _ type: E.Type, name: String, arguments argumentText: String, tools: EndpointTools, secrets: ToolSecrets
+        _ type: E.Type, name: String, arguments: Arguments, tools: EndpointTools, secrets: ToolSecrets
     ) async throws -> JSONValue {
         func invalid(_ reason: String) -> EndpointError {
             EndpointError(kind: .invalidToolCall, endpoint: name, reason: reason)
@@ -117,15 +137,20 @@ struct Tool: Sendable {
         } else {
             throw EndpointError(kind: .invalidRequest, endpoint: name, reason: "no server is configured: pass one to EndpointTools(_:on:) or set Server.default")
         }
-        let (description, schema) = try arguments(of: type, name: name, server: server)
+        let (description, schema) = try Self.arguments(of: type, name: name, server: server)
 
         // One JSON object, checked against the tool's schema at every depth before it is decoded.
         let value: JSONValue
-        let trimmed = argumentText.trimmingCharacters(in: .whitespacesAndNewlines)
-        do throws(JSONParser.Failure) {
-            value = try JSONParser.parse(trimmed.isEmpty ? "{}" : trimmed)
-        } catch {
-            throw invalid(error.message)
+        switch arguments {
+        case .value(let given):
+            value = given
+        case .text(let argumentText):
+            let trimmed = argumentText.trimmingCharacters(in: .whitespacesAndNewlines)
+            do throws(JSONParser.Failure) {
+                value = try JSONParser.parse(trimmed.isEmpty ? "{}" : trimmed)
+            } catch {
+                throw invalid(error.message)
+            }
         }
         guard case .object = value else {
             throw invalid("the arguments must be one JSON object, such as {\(description.argumentNames.map { "\"\($0)\": …" }.joined(separator: ", "))}, but they are \(EndpointError.snippet(of: Data(value.jsonText().utf8), limit: 200))")

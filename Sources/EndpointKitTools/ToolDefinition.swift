@@ -62,4 +62,7 @@ public struct ToolResult: Sendable {
     public let isError: Bool
     /// The error behind an error result, for the app: an `EndpointError`.
     public let error: (any Error)?
+    /// The payload as a JSON object, secrets redacted, when it is one and was not cut short: MCP's
+    /// `structuredContent`.
+    package let structured: JSONValue?
 }

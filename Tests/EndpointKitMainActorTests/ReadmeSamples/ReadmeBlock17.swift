@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation

@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,31 +11,6 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let gitHubCached: Server = {
-        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
-                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
-        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
-        return server
-    }()
-}
-
-protocol CachedGitHubEndpoint: Endpoint {}
-nonisolated extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
-
-nonisolated struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
-    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
-    let owner: String
-    let repo: String
-    var perPage = 100
-    typealias ReturnPayloadType = [Stargazer]
-    static var pagination: Pagination<Self> { .nextLink }
-}
-
-nonisolated struct Stargazer: Decodable, Sendable { let login: String }
-
-func readmeBlock23Part1() async throws {
-for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
-    print(stargazer.login)
-}
+func readmeBlock23Part1(tools: EndpointTools) async throws {
+try await MCPServer(name: "reiterate", version: "1.0", tools: tools).run()   // stdio, until the client closes it
 }

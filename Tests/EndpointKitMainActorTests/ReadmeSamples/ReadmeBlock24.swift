@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,28 +11,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let stripe: Server = {
-        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
-        server.arrayEncoding = .brackets                       // payment_method_types[]=card
-        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
-        return server
-    }()
-}
-
-struct CreateCheckoutSession: nonisolated Endpoint {
-    static var server: Server? { .stripe }
-    static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
-    let endpoint = Restful(.post, "checkout/sessions", body: .form)
-    @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
-    var paymentMethodTypes = ["card"]
-    let mode: String
-    let successUrl: URL
-    nonisolated struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
-}
-
-func readmeBlock24Part1() async throws {
-let session = try await CreateCheckoutSession(mode: "payment", successUrl: URL(string: "https://example.com/done")!).response
-// payment_method_types%5B%5D=card&mode=payment&success_url=https%3A%2F%2Fexample.com%2Fdone
-_ = session
+func readmeBlock24Part1(mcp: MCPServer, body: Data) async throws {
+let reply = await mcp.handle(body)        // the JSON-RPC answer, or nil for a notification
+let status = reply == nil ? 202 : 200    // 200 with Content-Type: application/json and reply as the body
+_ = (reply, status)
 }

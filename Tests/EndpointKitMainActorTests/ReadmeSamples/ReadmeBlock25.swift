@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -11,45 +12,30 @@ import FoundationNetworking
 import Testing
 
 nonisolated extension Server {
-    static let registry = Server(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
+    static let gitHubCached: Server = {
+        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
+                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
+        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
+        return server
+    }()
 }
 
-protocol RegistryEndpoint: Endpoint {}
-nonisolated extension RegistryEndpoint { static var server: Server? { .registry } }
+protocol CachedGitHubEndpoint: Endpoint {}
+nonisolated extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
 
-nonisolated struct StartBlobUpload: RegistryEndpoint {
-    var endpoint: Restful { Restful(.post, "{+name}/blobs/uploads/", body: .empty) }   // no body, not {}
-    let name: String                                                                      // "library/ubuntu"
-    typealias ReturnPayloadType = EmptyPayload
+nonisolated struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
+    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
+    let owner: String
+    let repo: String
+    var perPage = 100
+    typealias ReturnPayloadType = [Stargazer]
+    static var pagination: Pagination<Self> { .nextLink }
 }
 
-struct FinishBlobUpload: nonisolated RegistryEndpoint {
-    let endpoint = Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream"))
-    let name: String
-    @QueryItem var digest: String                   // added after the session URL's own ?_state=…
-    @Body var blob: Data
-    typealias ReturnPayloadType = EmptyPayload
-}
+nonisolated struct Stargazer: Decodable, Sendable { let login: String }
 
-struct PutManifest: nonisolated RegistryEndpoint {
-    let endpoint = Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
-    let name: String
-    let reference: String
-    @Body var manifest: ImageManifest               // its CodingKeys spell "schemaVersion" and "mediaType"
-    typealias ReturnPayloadType = EmptyPayload
+func readmeBlock25Part1() async throws {
+for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
+    print(stargazer.login)
 }
-
-nonisolated struct ImageManifest: Encodable, Sendable {
-    let version = 2
-    let type = "application/vnd.oci.image.manifest.v1+json"
-    let layers: [String]
-    enum CodingKeys: String, CodingKey { case version = "schemaVersion", type = "mediaType", layers }
-}
-
-func readmeBlock25Part1(layer: Data, layerDigest: String, manifest: ImageManifest) async throws {
-let started = try await StartBlobUpload(name: "library/ubuntu").callWithMetadata()
-guard let session = started.location else { throw URLError(.badServerResponse) }
-try await FinishBlobUpload(name: "library/ubuntu", digest: layerDigest, blob: layer).call(at: session)
-try await PutManifest(name: "library/ubuntu", reference: "latest", manifest: manifest).call()
-_ = started
 }

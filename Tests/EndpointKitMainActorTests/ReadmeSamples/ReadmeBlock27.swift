@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -11,25 +12,45 @@ import FoundationNetworking
 import Testing
 
 nonisolated extension Server {
-    static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
+    static let registry = Server(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
 }
 
-struct Series: nonisolated Endpoint {
-    static var server: Server? { .prometheus }
-    let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
-    @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
-    var start: Date? = nil
-    nonisolated struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
+protocol RegistryEndpoint: Endpoint {}
+nonisolated extension RegistryEndpoint { static var server: Server? { .registry } }
+
+nonisolated struct StartBlobUpload: RegistryEndpoint {
+    var endpoint: Restful { Restful(.post, "{+name}/blobs/uploads/", body: .empty) }   // no body, not {}
+    let name: String                                                                      // "library/ubuntu"
+    typealias ReturnPayloadType = EmptyPayload
 }
 
-nonisolated struct Healthy: Endpoint {
-    static var server: Server? { .prometheus }
-    let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
-    typealias ReturnPayloadType = String
+struct FinishBlobUpload: nonisolated RegistryEndpoint {
+    let endpoint = Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream"))
+    let name: String
+    @QueryItem var digest: String                   // added after the session URL's own ?_state=…
+    @Body var blob: Data
+    typealias ReturnPayloadType = EmptyPayload
 }
 
-func readmeBlock27Part1() async throws {
-let series = try await Series(match: [#"up{job="api"}"#, "process_start_time_seconds"]).response.data
-let health = try await Healthy().response
-_ = (series, health)
+struct PutManifest: nonisolated RegistryEndpoint {
+    let endpoint = Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
+    let name: String
+    let reference: String
+    @Body var manifest: ImageManifest               // its CodingKeys spell "schemaVersion" and "mediaType"
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+nonisolated struct ImageManifest: Encodable, Sendable {
+    let version = 2
+    let type = "application/vnd.oci.image.manifest.v1+json"
+    let layers: [String]
+    enum CodingKeys: String, CodingKey { case version = "schemaVersion", type = "mediaType", layers }
+}
+
+func readmeBlock27Part1(layer: Data, layerDigest: String, manifest: ImageManifest) async throws {
+let started = try await StartBlobUpload(name: "library/ubuntu").callWithMetadata()
+guard let session = started.location else { throw URLError(.badServerResponse) }
+try await FinishBlobUpload(name: "library/ubuntu", digest: layerDigest, blob: layer).call(at: session)
+try await PutManifest(name: "library/ubuntu", reference: "latest", manifest: manifest).call()
+_ = started
 }

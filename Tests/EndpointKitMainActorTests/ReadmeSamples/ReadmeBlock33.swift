@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,13 +11,14 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct ClientProof: Middleware {
-    let proof: String
+nonisolated struct RequestID: Middleware {
     func intercept(
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
-        var signed = request
-        signed.setValue(proof, forHTTPHeaderField: "X-Client-Proof")
-        return try await context.withCredential(header: "X-Client-Proof") { try await next(signed, body) }
+        var request = request
+        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+        let (answer, response) = try await next(request, body)
+        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
+        return (answer, response)
     }
 }

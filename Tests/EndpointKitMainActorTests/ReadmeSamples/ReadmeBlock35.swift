@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,8 +11,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock35Part1(token: String) async throws {
-var cached = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-cached.middlewares = [BearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
-_ = cached
+nonisolated struct ClientProof: Middleware {
+    let proof: String
+    func intercept(
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
+        var signed = request
+        signed.setValue(proof, forHTTPHeaderField: "X-Client-Proof")
+        return try await context.withCredential(header: "X-Client-Proof") { try await next(signed, body) }
+    }
 }

@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,9 +11,29 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock36Part1(api: inout Server, logger: SampleLogger, request: URLRequest) async throws {
-api.middlewares = [RequestLogger(verbose: true, logsCURL: true, redacting: ["pin"]) { line in
-    logger.debug("\(line)")             // os.Logger, swift-log, a file…
-}]
-print(RequestLogger().curlCommand(for: request))   // curl -X POST 'https://…' -H 'Authorization: <redacted>' …
+nonisolated struct RefreshToken: Endpoint {
+    static var requiresAuthorization: Bool { false }
+    let endpoint = Restful(.post, "oauth/refresh")
+    let refreshToken: String
+    struct ReturnPayloadType: Decodable, Sendable {
+        let accessToken: String
+        let refreshToken: String
+        let expiresIn: Double
+    }
+}
+
+func readmeBlock36Part1(api: inout Server, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
+let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in  // api as it is now
+    let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
+    return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
+                  expiresAt: Date().addingTimeInterval(reply.expiresIn))
+} onSignOut: { error in
+    await showSignInScreen()             // the refresh token was refused: the session is over
+}
+api.middlewares = [RetryPolicy(), auth]
+
+try await auth.signIn(Tokens(accessToken: access, refreshToken: refresh))   // after signing in
+try await auth.signOut()                                                    // on logout
+await auth.reset()                      // after changing the store yourself, e.g. switching accounts
+_ = auth
 }

@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,35 +11,28 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct PatchRecord: nonisolated Endpoint {
-    var endpoint: Restful {
-        Restful(.patch, "buckets/{bucket}/collections/{collection}/records/{id}",
-                body: .json(contentType: "application/merge-patch+json"))
-    }
-    let bucket: String
-    let collection: String
-    let id: String
-    @HeaderField("If-Match") var version: String? = nil      // "\"1718\"": fails with 412 if changed
-    var title: Nullable<String>? = nil                        // .value("x") sets, .null deletes, nil leaves
-    var done: Nullable<Bool>? = nil
-    typealias ReturnPayloadType = EmptyPayload
+nonisolated extension Server {
+    static let stripe: Server = {
+        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
+        server.arrayEncoding = .brackets                       // payment_method_types[]=card
+        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
+        return server
+    }()
 }
 
-nonisolated struct ListRecords: PaginatedEndpoint {
-    var endpoint: Restful { Restful(.get, "buckets/{bucket}/collections/{collection}/records") }
-    let bucket: String
-    let collection: String
-    var limit = 100
-    struct ReturnPayloadType: Decodable, Sendable { let data: [Record] }
-    struct Record: Decodable, Sendable { let id: String }
-    static var pagination: Pagination<Self> { .nextURL(inHeader: "Next-Page") }
-    static func items(in page: ReturnPayloadType) -> [Record] { page.data }
+struct CreateCheckoutSession: nonisolated Endpoint {
+    static var server: Server? { .stripe }
+    static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
+    let endpoint = Restful(.post, "checkout/sessions", body: .form)
+    @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
+    var paymentMethodTypes = ["card"]
+    let mode: String
+    let successUrl: URL
+    nonisolated struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
 }
 
 func readmeBlock26Part1() async throws {
-try await PatchRecord(bucket: "b", collection: "c", id: "r1", version: "\"1718\"", title: .null).call()
-// {"title":null}
-for try await page in ListRecords(bucket: "b", collection: "c").pages() {
-    print(page.payload.data.count)
-}
+let session = try await CreateCheckoutSession(mode: "payment", successUrl: URL(string: "https://example.com/done")!).response
+// payment_method_types%5B%5D=card&mode=payment&success_url=https%3A%2F%2Fexample.com%2Fdone
+_ = session
 }

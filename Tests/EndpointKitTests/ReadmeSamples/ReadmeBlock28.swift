@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,26 +11,35 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct APIError: Decodable, Sendable {
-    struct Detail: Decodable, Sendable { let code: String; let message: String }
-    let error: Detail                                      // {"error": {"code": …, "message": …}}
-}
-
-func readmeBlock28Part1(id: String, tid: UInt64) async throws {
-Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
-}
-
-nonisolated struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
-nonisolated extension SignIn {                             // this endpoint answers OAuth-style errors
-    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
-}
-
-func readmeBlock28Part2(id: String, tid: UInt64) async throws {
-do {
-    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
-} catch let error as EndpointError {
-    if let apiError = error.errorPayload(as: APIError.self) {
-        print(apiError.error.code, apiError.error.message)
+struct PatchRecord: nonisolated Endpoint {
+    var endpoint: Restful {
+        Restful(.patch, "buckets/{bucket}/collections/{collection}/records/{id}",
+                body: .json(contentType: "application/merge-patch+json"))
     }
+    let bucket: String
+    let collection: String
+    let id: String
+    @HeaderField("If-Match") var version: String? = nil      // "\"1718\"": fails with 412 if changed
+    var title: Nullable<String>? = nil                        // .value("x") sets, .null deletes, nil leaves
+    var done: Nullable<Bool>? = nil
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+nonisolated struct ListRecords: PaginatedEndpoint {
+    var endpoint: Restful { Restful(.get, "buckets/{bucket}/collections/{collection}/records") }
+    let bucket: String
+    let collection: String
+    var limit = 100
+    struct ReturnPayloadType: Decodable, Sendable { let data: [Record] }
+    struct Record: Decodable, Sendable { let id: String }
+    static var pagination: Pagination<Self> { .nextURL(inHeader: "Next-Page") }
+    static func items(in page: ReturnPayloadType) -> [Record] { page.data }
+}
+
+func readmeBlock28Part1() async throws {
+try await PatchRecord(bucket: "b", collection: "c", id: "r1", version: "\"1718\"", title: .null).call()
+// {"title":null}
+for try await page in ListRecords(bucket: "b", collection: "c").pages() {
+    print(page.payload.data.count)
 }
 }

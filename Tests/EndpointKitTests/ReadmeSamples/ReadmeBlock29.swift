@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,10 +11,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock29Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
-do {
-    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
-} catch let error as EndpointError where error.statusCode == 402 {
-    showPaywall()
+nonisolated extension Server {
+    static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
 }
+
+struct Series: nonisolated Endpoint {
+    static var server: Server? { .prometheus }
+    let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
+    @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
+    var start: Date? = nil
+    nonisolated struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
+}
+
+nonisolated struct Healthy: Endpoint {
+    static var server: Server? { .prometheus }
+    let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
+    typealias ReturnPayloadType = String
+}
+
+func readmeBlock29Part1() async throws {
+let series = try await Series(match: [#"up{job="api"}"#, "process_start_time_seconds"]).response.data
+let health = try await Healthy().response
+_ = (series, health)
 }

@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,13 +11,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock30Part1(token: String) async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
-api.middlewares = [
-    RequestLogger(),                   // outermost: one line per call and per answer
-    RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
-    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
-]
-api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
-_ = api
+nonisolated struct APIError: Decodable, Sendable {
+    struct Detail: Decodable, Sendable { let code: String; let message: String }
+    let error: Detail                                      // {"error": {"code": …, "message": …}}
+}
+
+func readmeBlock30Part1(id: String, tid: UInt64) async throws {
+Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
+}
+
+nonisolated struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
+nonisolated extension SignIn {                             // this endpoint answers OAuth-style errors
+    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
+}
+
+func readmeBlock30Part2(id: String, tid: UInt64) async throws {
+do {
+    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
+} catch let error as EndpointError {
+    if let apiError = error.errorPayload(as: APIError.self) {
+        print(apiError.error.code, apiError.error.message)
+    }
+}
 }

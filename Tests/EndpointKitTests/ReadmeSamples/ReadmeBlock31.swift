@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,14 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct RequestID: Middleware {
-    func intercept(
-        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
-    ) async throws -> (MessageBody, HTTPURLResponse) {
-        var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-        let (answer, response) = try await next(request, body)
-        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
-        return (answer, response)
-    }
+func readmeBlock31Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
+do {
+    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
+} catch let error as EndpointError where error.statusCode == 402 {
+    showPaywall()
+}
 }

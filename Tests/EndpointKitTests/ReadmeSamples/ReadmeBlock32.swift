@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,15 +11,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct SmallCache: Middleware {
-    let store: @Sendable (Data, URL) -> Void
-    func intercept(
-        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
-    ) async throws -> (MessageBody, HTTPURLResponse) {
-        let (answer, response) = try await next(request, body)
-        if case .data(let bytes) = answer, response.statusCode == 200, let url = request.url {
-            store(bytes, url)   // a .stream is the caller's, read as it arrives: never stored
-        }
-        return (answer, response)
-    }
+func readmeBlock32Part1(token: String) async throws {
+var api = Server(origin: URL(string: "https://example.com")!)
+api.middlewares = [
+    RequestLogger(),                   // outermost: one line per call and per answer
+    RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
+    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
+]
+api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
+_ = api
 }

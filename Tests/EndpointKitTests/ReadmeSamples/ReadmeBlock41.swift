@@ -2,6 +2,7 @@
 // `python3 .ci/readme-samples`; ReadmeSampleTests checks that the two agree.
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTesting
 import EndpointKitTools
 import Foundation
@@ -10,9 +11,11 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock41Part1(stubs: StubTransport) async throws {
-stubs.on(ChatCompletion.self, .events([
-    ServerSentEvent(data: #"{"choices":[{"delta":{"content":"Hi"}}]}"#),
-    ServerSentEvent(data: "[DONE]"),
-], interval: 0.05))
+func readmeBlock41Part1(stubs: StubTransport, server: Server) async throws {
+stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
+let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
+#expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy
+stubs.on(PurchaseCheer.self, .failure(URLError(.notConnectedToInternet)))
+stubs.on(DeleteCheer.self, .status(204).delayed(by: .infinity))          // hangs until cancelled or timed out
+_ = retried
 }

@@ -1,0 +1,123 @@
+"""Drives EndpointKit's MCP server with the official MCP Python SDK (`mcp` from PyPI), over stdio.
+
+    python mcp_client.py COMMAND ARG... -- KEY
+
+The server is COMMAND ARG... (this test binary, run again as the MCP server). Prints one JSON report
+on standard output: what the SDK saw (initialize, tools/list with every definition parsed as the
+SDK's Tool, calls, an error result), what raw JSON-RPC exchanges saw (cancellation, an unknown
+method, a malformed message, and whether every line of the server's standard output was a
+JSON-RPC message), and the round-trip latency of tools/call.
+"""
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+
+import anyio
+import mcp.types as types
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+async def with_sdk(command, args, env, key):
+    report = {}
+    params = StdioServerParameters(command=command, args=args, env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            initialized = await session.initialize()
+            report["protocol_version"] = initialized.protocol_version
+            report["server_name"] = initialized.server_info.name
+            listed = await session.list_tools()
+            report["tools"] = [tool.name for tool in listed.tools]
+            report["valid_tools"] = all(isinstance(tool, types.Tool) for tool in listed.tools)
+            report["output_schemas"] = {tool.name: tool.output_schema is not None for tool in listed.tools}
+            report["read_only"] = {tool.name: bool(tool.annotations and tool.annotations.read_only_hint) for tool in listed.tools}
+
+            echoed = await session.call_tool("echo_query", {"term": "mcp " + key, "limit": 3})
+            report["echo_query"] = {
+                "is_error": echoed.is_error,
+                "structured": echoed.structured_content,
+                "text": echoed.content[0].text,
+            }
+            created = await session.call_tool("echo_create", {"name": "Ada " + key})
+            report["echo_create"] = {"is_error": created.is_error, "structured": created.structured_content}
+            bad = await session.call_tool("echo_query", {"term": 7})
+            report["bad_arguments"] = {"is_error": bad.is_error, "text": bad.content[0].text}
+
+            latencies = []
+            for _ in range(30):
+                start = time.perf_counter()
+                await session.call_tool("echo_query", {"term": "latency"})
+                latencies.append((time.perf_counter() - start) * 1000)
+            report["latency_ms"] = {"median": statistics.median(latencies), "min": min(latencies), "max": max(latencies)}
+    return report
+
+
+async def raw(command, args, env, key):
+    """JSON-RPC lines written and read by hand, for what the SDK hides."""
+    process = await asyncio.create_subprocess_exec(
+        command, *args, env={**os.environ, **env},
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    lines = []
+
+    def send(message):
+        text = message if isinstance(message, str) else json.dumps(message)
+        process.stdin.write((text + "\n").encode())
+
+    async def until(request_id):
+        while True:
+            line = await asyncio.wait_for(process.stdout.readline(), 60)
+            if not line:
+                raise RuntimeError("the server closed its output")
+            lines.append(line.decode())
+            message = json.loads(line)
+            if message.get("id") == request_id:
+                return message
+
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}})
+    await until(1)
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    # A call the server holds, then its cancellation: no answer may come for it.
+    send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+          "params": {"name": "slow_call", "arguments": {"seconds": 30, "key": key}}})
+    await asyncio.sleep(1.0)
+    send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2, "reason": "test"}})
+    send({"jsonrpc": "2.0", "id": 3, "method": "resources/list"})
+    unknown = await until(3)
+    send("{not json")
+    malformed = await until(None)
+    send({"jsonrpc": "2.0", "id": 4, "method": "ping"})
+    await until(4)
+    await asyncio.sleep(1.0)  # time for a wrong answer to id 2 to show up before the close
+    process.stdin.close()
+    rest = await asyncio.wait_for(process.stdout.read(), 60)
+    lines += [line for line in rest.decode().splitlines() if line.strip()]
+    await asyncio.wait_for(process.wait(), 60)
+    messages = []
+    for line in lines:
+        try:
+            messages.append(json.loads(line))
+        except ValueError:
+            messages.append({"not_json": line})
+    return {
+        "unknown_method": unknown.get("error", {}).get("code"),
+        "malformed": malformed.get("error", {}).get("code"),
+        "answered_cancelled": any(message.get("id") == 2 for message in messages),
+        "only_protocol_on_stdout": all(message.get("jsonrpc") == "2.0" for message in messages),
+        "exit_status": process.returncode,
+    }
+
+
+async def main():
+    split = sys.argv.index("--")
+    command, args, key = sys.argv[1], sys.argv[2:split], sys.argv[split + 1]
+    env = {"ENDPOINTKIT_MCP_ORIGIN": os.environ["ENDPOINTKIT_MCP_ORIGIN"]}
+    report = await with_sdk(command, args, env, key)
+    report["raw"] = await raw(command, args, env, key)
+    print(json.dumps(report))
+
+
+anyio.run(main)
