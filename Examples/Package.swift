@@ -33,6 +33,7 @@ let package = Package(
                 .product(name: "EndpointKitTesting", package: "EndpointKit"),   // --stubbed
                 .product(name: "EndpointKitContract", package: "EndpointKit"),  // --openapi
                 .product(name: "EndpointKitTools", package: "EndpointKit"),     // the agent loop
+                .product(name: "EndpointKitMCP", package: "EndpointKit"),       // --mcp, --mcp-http
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -1,6 +1,7 @@
 import DemoServer
 import EndpointKit
 import EndpointKitContract
+import EndpointKitMCP
 import EndpointKitTools
 import Foundation
 
@@ -99,13 +100,30 @@ if let flag = arguments.firstIndex(of: "--openapi") {
         title: "EndpointKit demo", version: "1.0", description: "The endpoints of EndpointKit's README, served by Demo's embedded server.",
         servers: [server], endpoints: demoEndpoints)
     print(String(decoding: document.yaml(), as: UTF8.self), terminator: "")
+} else if arguments.contains("--mcp") {
+    // The demo's endpoints as an MCP server over stdio (standard output carries protocol messages
+    // only), calling the embedded demo API.
+    try await DemoServer.withServer { origin in
+        try await MCPServer(name: "endpointkit-demo", version: "1.0", tools: demoTools(on: origin)).run()
+    }
+} else if arguments.contains("--mcp-http") {
+    // The same over Streamable HTTP, at /mcp of the demo's own Hummingbird server, until standard
+    // input closes.
+    let slot = MCPSlot()
+    try await DemoServer.withServer(mcp: { await slot.server?.handle($0) }) { origin in
+        await slot.set(MCPServer(name: "endpointkit-demo", version: "1.0", tools: demoTools(on: origin)))
+        FileHandle.standardOutput.write(Data("MCP endpoint: \(origin.appendingPathComponent("mcp"))\n".utf8))  // unbuffered
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread { _ = FileHandle.standardInput.readDataToEndOfFile(); done.resume() }.start()
+        }
+    }
 } else if arguments.contains("--stubbed") {
     print("Stubbed: every call is answered by a StubTransport, with no server and no network\n")
     Server.default = StubbedServer.make()
     await printCalls()
 } else if let flag = arguments.firstIndex(of: "--origin") {
     guard flag + 1 < arguments.count, let origin = URL(string: arguments[flag + 1]) else {
-        print("usage: Demo [--origin URL | --stubbed | --openapi [ORIGIN]]")
+        print("usage: Demo [--origin URL | --stubbed | --openapi [ORIGIN] | --mcp | --mcp-http]")
         exit(2)
     }
     Server.default = Server(origin: origin, middlewares: [RequestLogger { print("    log: \($0)") }])

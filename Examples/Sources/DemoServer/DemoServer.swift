@@ -8,12 +8,17 @@ import Logging
 /// OpenAPIRoundTrip through a client that swift-openapi-generator made from Demo's OpenAPI document.
 public enum DemoServer {
     /// Starts the server, runs `body` with its origin once it listens, then stops the server.
-    public static func withServer(_ body: (URL) async throws -> Void) async throws {
+    ///
+    /// With `mcp`, the server also answers MCP's Streamable HTTP at `/mcp`: each POSTed JSON-RPC
+    /// message goes to `mcp`, whose reply is sent as `application/json` (`202 Accepted` when there
+    /// is none); GET and DELETE are `405`, as the transport allows a server without a stream of its
+    /// own or sessions.
+    public static func withServer(mcp: (@Sendable (Data) async -> Data?)? = nil, _ body: (URL) async throws -> Void) async throws {
         var logger = Logger(label: "demo-server")
         logger.logLevel = .critical
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: router(),
+            router: router(mcp: mcp),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
@@ -30,8 +35,17 @@ public enum DemoServer {
         }
     }
 
-    private static func router() -> Router<BasicRequestContext> {
+    private static func router(mcp: (@Sendable (Data) async -> Data?)?) -> Router<BasicRequestContext> {
         let router = Router()
+        if let mcp {
+            router.post("/mcp") { request, _ -> Response in
+                let body = try await request.body.collect(upTo: 4 << 20)
+                guard let reply = await mcp(Data(buffer: body)) else { return Response(status: .accepted) }
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: reply)))
+            }
+            router.get("/mcp") { _, _ in Response(status: .methodNotAllowed) }
+            router.delete("/mcp") { _, _ in Response(status: .methodNotAllowed) }
+        }
         router.post("/api/v2/purchase_cheer") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 64 * 1024)
             let fields = try? JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]

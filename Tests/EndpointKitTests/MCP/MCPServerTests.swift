@@ -120,7 +120,7 @@ private func ask(_ server: MCPServer, _ message: String) async throws -> [String
         #expect(try await ask(mcp, #"{"jsonrpc":"2.0","method":"notifications/unknown"}"#) == nil)
     }
 
-    @Test func `a cancelled call gets no answer and sends nothing more`() async throws {
+    @Test(.timeLimit(.minutes(1))) func `a cancelled call gets no answer and sends nothing more`() async throws {
         let transport = HeldTransport()
         let mcp = server(transport: transport)
         async let reply = mcp.handle(Data(#"{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"user_cheers","arguments":{"user_id":1}}}"#.utf8))

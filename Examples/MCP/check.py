@@ -1,0 +1,68 @@
+"""Checks `Demo --mcp` (stdio) and `Demo --mcp-http` (Streamable HTTP at /mcp of the demo's
+Hummingbird server) with the official MCP Python SDK, and prints the tools/call round trip.
+
+    python check.py PATH/TO/Demo
+
+Exits 1 with the reason when anything differs from what README promises.
+"""
+import statistics
+import subprocess
+import sys
+import time
+
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+
+def check(condition, what):
+    if not condition:
+        print(f"MCP example check failed: {what}")
+        sys.exit(1)
+
+
+async def exercise(session, transport):
+    initialized = await session.initialize()
+    check(initialized.server_info.name == "endpointkit-demo", f"{transport}: server name {initialized.server_info.name}")
+    listed = await session.list_tools()
+    names = [tool.name for tool in listed.tools]
+    check(names == ["purchase_cheer", "cheer_history", "list_branches"], f"{transport}: tools {names}")
+    history = await session.call_tool("cheer_history", {"user_id": 42})
+    check(not history.is_error, f"{transport}: cheer_history failed: {history.content}")
+    check(history.structured_content["history"][0]["creator"] == "user42", f"{transport}: {history.structured_content}")
+    bought = await session.call_tool("purchase_cheer", {"identifier": "cheer.large", "transaction_id": 7})
+    check(bought.structured_content == {"balance": 200}, f"{transport}: purchase {bought.structured_content}")
+    refused = await session.call_tool("purchase_cheer", {"identifier": "cheer.large"})
+    check(refused.is_error and "transaction_id" in refused.content[0].text, f"{transport}: missing argument {refused.content}")
+    rejected = await session.call_tool("purchase_cheer", {"identifier": "", "transaction_id": 7})
+    check(rejected.is_error and "422" in rejected.content[0].text, f"{transport}: the server's 422 {rejected.content}")
+    latencies = []
+    for _ in range(30):
+        start = time.perf_counter()
+        await session.call_tool("cheer_history", {"user_id": 1})
+        latencies.append((time.perf_counter() - start) * 1000)
+    print(f"{transport}: tools/call round trip through the official client, median {statistics.median(latencies):.2f} ms "
+          f"(min {min(latencies):.2f}, max {max(latencies):.2f}, 30 calls)")
+
+
+async def main(demo):
+    async with stdio_client(StdioServerParameters(command=demo, args=["--mcp"])) as (read, write):
+        async with ClientSession(read, write) as session:
+            await exercise(session, "stdio")
+
+    server = subprocess.Popen([demo, "--mcp-http"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline().strip()
+        check(line.startswith("MCP endpoint: "), f"--mcp-http printed {line!r}")
+        async with streamable_http_client(line.removeprefix("MCP endpoint: ")) as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write) as session:
+                await exercise(session, "Streamable HTTP")
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+    print("MCP example: stdio and Streamable HTTP answered as the official client expects")
+
+
+anyio.run(main, sys.argv[1])
