@@ -74,7 +74,7 @@ for contender in EndpointKit snake snake-all explicit explicit-all openapi raw-l
     done
 done
 
-echo "== Streaming: latency, memory, download throughput against curl, cancellation (issue 14)"
+echo "== Streaming: latency, memory, downloads against curl (the Python server and nginx), cancellation"
 mkfifo "$tmp/stream-stdin"
 python3 streaming_server.py < "$tmp/stream-stdin" > "$tmp/stream.out" &
 exec 4>"$tmp/stream-stdin"   # the streaming server runs while this stays open
@@ -85,8 +85,48 @@ done
 stream_port=$(awk '/READY/ {print $2}' "$tmp/stream.out")
 [ -n "$stream_port" ] || { echo "the streaming benchmark server did not start"; exit 1; }
 smoke_flag=(); [ -n "${BENCH_SMOKE:-}" ] && smoke_flag=(--smoke)
+
+# nginx on 127.0.0.1 serves the file the download row fetches (EndpointKit against `curl -o`): a
+# sparse file, so that the disk adds nothing to either. Installed from Debian when missing.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+    apt-get update && apt-get install -y --no-install-recommends nginx
+fi
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+mkdir -p "$tmp/nginx/logs"
+truncate -s "$([ -n "${BENCH_SMOKE:-}" ] && echo 16 || echo 1024)M" "$tmp/nginx/big.bin"
+nginx_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat > "$tmp/nginx/nginx.conf" <<CONF
+daemon off;
+$([ "$(id -u)" = 0 ] && echo "user root;")
+worker_processes 1;
+pid $tmp/nginx/nginx.pid;
+error_log $tmp/nginx/logs/error.log;
+events { worker_connections 64; }
+http {
+    access_log off;
+    sendfile on;
+    client_body_temp_path $tmp/nginx/body;
+    proxy_temp_path $tmp/nginx/proxy;
+    fastcgi_temp_path $tmp/nginx/fastcgi;
+    uwsgi_temp_path $tmp/nginx/uwsgi;
+    scgi_temp_path $tmp/nginx/scgi;
+    types { application/octet-stream bin; }
+    server { listen 127.0.0.1:$nginx_port; root $tmp/nginx; }
+}
+CONF
+"${server_cpu[@]}" "$nginx_bin" -p "$tmp/nginx" -c "$tmp/nginx/nginx.conf" &
+nginx_pid=$!
+trap 'kill "$nginx_pid" 2>/dev/null || true; exec 3>&-; wait "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+for _ in $(seq 1 100); do
+    curl -s -o /dev/null -r 0-0 "http://127.0.0.1:$nginx_port/big.bin" && break
+    sleep 0.1
+done
+curl -s -o /dev/null -r 0-0 "http://127.0.0.1:$nginx_port/big.bin" || { echo "nginx did not start"; cat "$tmp/nginx/logs/error.log"; exit 1; }
+export BENCH_NGINX_ORIGIN="http://127.0.0.1:$nginx_port"
+
 "${client_cpu[@]}" .build/release/StreamingBench "http://127.0.0.1:$stream_port" "${smoke_flag[@]}" > "$results/streaming.tsv"
 exec 4>&-
+kill "$nginx_pid" 2>/dev/null || true
 
 echo "== Measuring the build cost of the library"
 seconds_to_build() {  # a clean debug build of target $2 of the package at $1, in a new scratch folder
@@ -111,7 +151,7 @@ code_lines=$(find ../Sources/EndpointKit -name '*.swift' -exec cat {} + | grep -
 echo
 BENCH_BUILD_SECONDS=$build_seconds python3 summarize.py "$results" "$calls"
 echo
-echo "Streaming (figure, value, unit, target):"
+echo "Streaming (figure, value, unit, target, verdict):"
 column -t -s $'\t' "$results/streaming.tsv" 2>/dev/null || cat "$results/streaming.tsv"
 echo
 echo "Build: clean debug build of the EndpointKit target ${build_seconds} s" \

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 // End to end over loopback against the local server whose origin is in BENCH_ORIGIN (Benchmarks/run.sh
-// starts it). One sample is BENCH_CALLS calls (2,000 by default), one after another or from 8
+// starts it). One sample is BENCH_CALLS calls (2,000 by default), one after another or from 8 or 64
 // concurrent tasks. Requests per second = calls / wall-clock time.
 
 let benchmarks: @Sendable () -> Void = {
@@ -48,15 +48,17 @@ let benchmarks: @Sendable () -> Void = {
                     blackHole(try await call())
                 }
             }
-            Benchmark("\(operation) 8 concurrent \(name)") { benchmark in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for task in 0..<8 {
-                        let share = calls / 8 + (task < calls % 8 ? 1 : 0)
-                        group.addTask {
-                            for _ in 0..<share { blackHole(try await call()) }
+            for width in [8, 64] {
+                Benchmark("\(operation) \(width) concurrent \(name)") { benchmark in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for task in 0..<width {
+                            let share = calls / width + (task < calls % width ? 1 : 0)
+                            group.addTask {
+                                for _ in 0..<share { blackHole(try await call()) }
+                            }
                         }
+                        try await group.waitForAll()
                     }
-                    try await group.waitForAll()
                 }
             }
         }
