@@ -1,5 +1,7 @@
-// The MCP client and the server run as child processes, which exist on macOS and Linux only.
-#if os(macOS) || os(Linux)
+// The MCP client and the server run as child processes. The server is this test binary run again,
+// which works where the tests are an executable of their own (Linux); on macOS they are a bundle
+// that xctest loads, relaunched with another command line (not written: it cannot be run here).
+#if os(Linux)
 import EndpointKit
 import EndpointKitMCP
 import EndpointKitTools
