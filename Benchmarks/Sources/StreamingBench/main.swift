@@ -280,8 +280,14 @@ func downloadFromNginx() async throws {
     try await StaticFile().download(to: target, on: files)  // warm-up
     var ours: [Double] = []
     var theirs: [Double] = []
+    var dataTask: [Double] = []
+    var downloadTask: [Double] = []
     var growth = 0
+    let url = nginx.appendingPathComponent("big.bin")
     for _ in 0..<(smoke ? 1 : 3) {
+        // Foundation alone, with no EndpointKit: where the gap to curl comes from.
+        dataTask.append(try await RawDownload.dataTask(url, to: target))
+        downloadTask.append(try await RawDownload.downloadTask(url, to: target))
         let peak = PeakMemory()
         let before = residentBytes()
         let sampled = Locked64()
@@ -299,6 +305,8 @@ func downloadFromNginx() async throws {
     report("nginx_download_\(megabytes)MB_rss_growth", Double(growth) / 1_048_576, "MB", target: "<= 16 MB")
     report("nginx_download_\(megabytes)MB_seconds", median(ours), "s", target: "-")
     report("nginx_download_\(megabytes)MB_curl_seconds", median(theirs), "s", target: "-")
+    report("nginx_download_\(megabytes)MB_urlsession_data_task_seconds", median(dataTask), "s", target: "-")
+    report("nginx_download_\(megabytes)MB_urlsession_download_task_seconds", median(downloadTask), "s", target: "-")
     report("nginx_download_\(megabytes)MB_time_vs_curl", median(ours) / median(theirs), "x", target: "<= 1.15x")
 }
 
