@@ -37,7 +37,8 @@ public actor MCPServer {
     let tools: EndpointTools
     let instructions: String?
     let pageSize: Int
-    private var definitions: Result<[JSONValue], EndpointError>?
+    /// The tools' definitions, made on the first `tools/list`.
+    private var definitions: Result<[JSONValue], any Error>?
     private var running: [JSONValue: Task<ToolResult?, Never>] = [:]
     private var cancelled: Set<JSONValue> = []
 
@@ -122,21 +123,14 @@ public actor MCPServer {
     }
 
     private func list(id: JSONValue, params: JSONValue) -> Data {
-        if definitions == nil {
-            definitions = Result { () throws(EndpointError) in
-                do {
-                    return try tools.definitions(for: .mcp).map(\.json.value)
-                } catch let error as EndpointError {
-                    throw error
-                } catch {
-                    throw EndpointError(kind: .schemaUnavailable, endpoint: name, reason: "\(error)")
-                }
-            }
-        }
+        let made = definitions ?? Result { try tools.definitions(for: .mcp).map(\.json.value) }
+        definitions = made
         let all: [JSONValue]
-        switch definitions! {
-        case .success(let made): all = made
-        case .failure(let error): return MCPServer.reply(id: id, error: -32603, "Internal error: a tool has no definition: \(error.reason)")
+        switch made {
+        case .success(let values): all = values
+        case .failure(let error):
+            let reason = (error as? EndpointError)?.reason ?? "\(error)"
+            return MCPServer.reply(id: id, error: -32603, "Internal error: a tool has no definition: \(reason)")
         }
         var start = 0
         if let cursor = params["cursor"] {

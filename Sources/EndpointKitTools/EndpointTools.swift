@@ -104,11 +104,11 @@ public struct EndpointTools: Sendable {
     private func result(name: String, arguments: Tool.Arguments) async throws(CancellationError) -> ToolResult {
         let secrets = ToolSecrets()
         do {
-            let value = try await perform(name: name, arguments: arguments, secrets: secrets)
-            let text = ToolResults.text(value, secrets: secrets, limit: maximumResultSize)
+            let redacted = secrets.redact(try await perform(name: name, arguments: arguments, secrets: secrets))
+            let whole = redacted.jsonText()
+            let text = ToolResults.truncated(whole, limit: maximumResultSize)
             // Structured when the payload is an object that was not cut short.
-            let redacted = secrets.redact(value)
-            let structured = redacted.objectMembers != nil && text == redacted.jsonText() ? redacted : nil
+            let structured = redacted.objectMembers != nil && text.utf8.count == whole.utf8.count ? redacted : nil
             return ToolResult(text: text, isError: false, error: nil, structured: structured)
         } catch let cancelled as CancellationError {
             throw cancelled

@@ -232,37 +232,13 @@ func curl(_ url: URL, to file: URL) throws -> Double {
 
 func download() async throws {
     let megabytes = smoke ? 16 : 1024
-    let target = FileManager.default.temporaryDirectory.appendingPathComponent("streaming-bench-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: target) }
-    try await Download(mb: 1).download(to: target, on: server)  // warm-up
-    var ours: [Double] = []
-    var theirs: [Double] = []
-    var growth = 0
-    for _ in 0..<(smoke ? 1 : 3) {
-        let peak = PeakMemory()
-        let before = residentBytes()
-        let sampled = Locked64()
-        let start = now()
-        try await Download(mb: megabytes).download(to: target, on: server) { progress in
-            if sampled.advance(to: progress.completed, every: 16 << 20) { peak.sample() }
-        }
-        ours.append(now() - start)
-        peak.sample()
-        growth = max(growth, peak.value - before)
-        let size = (try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int) ?? 0
-        precondition(size == megabytes << 20, "downloaded \(size) bytes")
-        var components = URLComponents(url: origin.appendingPathComponent("download"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "mb", value: String(megabytes))]
-        theirs.append(try curl(components.url!, to: target))
-    }
-    report("download_\(megabytes)MB_rss_growth", Double(growth) / 1_048_576, "MB", target: "<= 16 MB")
-    report("download_\(megabytes)MB_seconds", median(ours), "s", target: "-")
-    report("download_\(megabytes)MB_curl_seconds", median(theirs), "s", target: "-")
-    report("download_\(megabytes)MB_time_vs_curl", median(ours) / median(theirs), "x", target: "<= 1.15x")
+    var components = URLComponents(url: origin.appendingPathComponent("download"), resolvingAgainstBaseURL: false)!
+    components.queryItems = [URLQueryItem(name: "mb", value: String(megabytes))]
+    try await measureDownload(
+        "download", Download(mb: megabytes), warmUp: Download(mb: 1), on: server, url: components.url!, megabytes: megabytes)
 }
 
-/// A file nginx serves (`BENCH_NGINX_ORIGIN`, started by run.sh), downloaded by EndpointKit and by
-/// `curl -o`, interleaved, median of three (one in the smoke pass).
+/// A file nginx serves (`BENCH_NGINX_ORIGIN`, started by run.sh).
 struct StaticFile: Endpoint {
     var endpoint: Restful { Restful(.get, "big.bin") }
     typealias ReturnPayloadType = Data
@@ -274,25 +250,35 @@ func downloadFromNginx() async throws {
         return
     }
     let files = Server(origin: nginx, pathPrefix: "", maximumResponseSize: Int.max)
-    let megabytes = smoke ? 16 : 1024
+    try await measureDownload(
+        "nginx_download", StaticFile(), warmUp: StaticFile(), on: files, url: nginx.appendingPathComponent("big.bin"),
+        megabytes: smoke ? 16 : 1024, withFoundation: true)
+}
+
+/// `endpoint` downloaded by EndpointKit and `url` by `curl -o`, interleaved, median of three (one
+/// in the smoke pass), with EndpointKit's memory growth; `withFoundation` adds URLSession alone (a
+/// data task writing each chunk, a download task), to tell Foundation's cost from EndpointKit's.
+func measureDownload<E: Endpoint>(
+    _ name: String, _ endpoint: E, warmUp: E, on files: Server, url: URL, megabytes: Int, withFoundation: Bool = false
+) async throws {
     let target = FileManager.default.temporaryDirectory.appendingPathComponent("streaming-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: target) }
-    try await StaticFile().download(to: target, on: files)  // warm-up
+    try await warmUp.download(to: target, on: files)
     var ours: [Double] = []
     var theirs: [Double] = []
     var dataTask: [Double] = []
     var downloadTask: [Double] = []
     var growth = 0
-    let url = nginx.appendingPathComponent("big.bin")
     for _ in 0..<(smoke ? 1 : 3) {
-        // Foundation alone, with no EndpointKit: where the gap to curl comes from.
-        dataTask.append(try await RawDownload.dataTask(url, to: target))
-        downloadTask.append(try await RawDownload.downloadTask(url, to: target))
+        if withFoundation {
+            dataTask.append(try await RawDownload.dataTask(url, to: target))
+            downloadTask.append(try await RawDownload.downloadTask(url, to: target))
+        }
         let peak = PeakMemory()
         let before = residentBytes()
         let sampled = Locked64()
         let start = now()
-        try await StaticFile().download(to: target, on: files) { progress in
+        try await endpoint.download(to: target, on: files) { progress in
             if sampled.advance(to: progress.completed, every: 16 << 20) { peak.sample() }
         }
         ours.append(now() - start)
@@ -300,14 +286,17 @@ func downloadFromNginx() async throws {
         growth = max(growth, peak.value - before)
         let size = (try FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int) ?? 0
         precondition(size == megabytes << 20, "downloaded \(size) bytes")
-        theirs.append(try curl(nginx.appendingPathComponent("big.bin"), to: target))
+        theirs.append(try curl(url, to: target))
     }
-    report("nginx_download_\(megabytes)MB_rss_growth", Double(growth) / 1_048_576, "MB", target: "<= 16 MB")
-    report("nginx_download_\(megabytes)MB_seconds", median(ours), "s", target: "-")
-    report("nginx_download_\(megabytes)MB_curl_seconds", median(theirs), "s", target: "-")
-    report("nginx_download_\(megabytes)MB_urlsession_data_task_seconds", median(dataTask), "s", target: "-")
-    report("nginx_download_\(megabytes)MB_urlsession_download_task_seconds", median(downloadTask), "s", target: "-")
-    report("nginx_download_\(megabytes)MB_time_vs_curl", median(ours) / median(theirs), "x", target: "<= 1.15x")
+    let prefix = "\(name)_\(megabytes)MB"
+    report("\(prefix)_rss_growth", Double(growth) / 1_048_576, "MB", target: "<= 16 MB")
+    report("\(prefix)_seconds", median(ours), "s", target: "-")
+    report("\(prefix)_curl_seconds", median(theirs), "s", target: "-")
+    if withFoundation {
+        report("\(prefix)_urlsession_data_task_seconds", median(dataTask), "s", target: "-")
+        report("\(prefix)_urlsession_download_task_seconds", median(downloadTask), "s", target: "-")
+    }
+    report("\(prefix)_time_vs_curl", median(ours) / median(theirs), "x", target: "<= 1.15x")
 }
 
 /// When the server sees the connection closed, after the loop breaks or its task is cancelled.

@@ -128,26 +128,18 @@ public enum EndpointGenerator {
         let imports = "import EndpointKit\nimport Foundation\n\n"
         for group in groups {
             var writer = SwiftWriter()
-            for (index, (declaration, _)) in group.declarations.enumerated() {
-                if index > 0 { writer.blank() }
-                writer.write(declaration)
-            }
+            writer.write(group.declarations.map(\.0))
             if !group.types.isEmpty {
                 writer.blank()
                 writer.line("// MARK: - Types")
-                for declaration in group.types {
-                    writer.blank()
-                    writer.write(declaration)
-                }
+                writer.blank()
+                writer.write(group.types)
             }
             files.append(File(name: group.file + ".swift", contents: header + imports + writer.text))
         }
         if !unused.isEmpty {
             var writer = SwiftWriter()
-            for (index, declaration) in unused.enumerated() {
-                if index > 0 { writer.blank() }
-                writer.write(declaration)
-            }
+            writer.write(unused)
             files.append(File(name: "Schemas.swift", contents: header + imports + writer.text))
         }
 

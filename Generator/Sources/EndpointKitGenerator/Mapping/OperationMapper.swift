@@ -196,7 +196,7 @@ struct OperationMapper {
         let description = operation.node["description"]?.string
         for text in [summary, description].compactMap({ $0 }) where !text.isEmpty {
             if !documentation.isEmpty { documentation.append("") }
-            documentation += text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingTrailingSpaces }
+            documentation += text.documentationLines
         }
         if !documentation.isEmpty { documentation.append("") }
         documentation.append("`\(method.uppercased()) \(operation.path)`")
@@ -291,10 +291,8 @@ struct OperationMapper {
         let resolved = schemas.withoutNull(try schemas.resolved(body.schema, at: body.pointer)).0
         let isObject = resolved["properties"] != nil || resolved["allOf"] != nil && resolved["oneOf"] == nil && resolved["anyOf"] == nil
         if isObject, resolved["additionalProperties"]?.mapping == nil,
-           case .structure(let shape)? = try? schemas.structure(flattening: body.schema, at: body.pointer, named: "Body").kind,
-           !shape.properties.contains(where: { taken.contains($0.name) }) {
-            let made = try schemas.structure(flattening: body.schema, at: body.pointer, named: "Body")
-            guard case .structure(var flattened) = made.kind else { return ([], format) }
+           let made = try? schemas.structure(flattening: body.schema, at: body.pointer, named: "Body"),
+           case .structure(var flattened) = made.kind, !flattened.properties.contains(where: { taken.contains($0.name) }) {
             nested += made.nested
             for index in flattened.properties.indices {
                 var property = flattened.properties[index]
@@ -318,6 +316,7 @@ struct OperationMapper {
     // MARK: - Results
 
     struct Result {
+        /// `typealias ReturnPayloadType = …`; empty when the payload is a nested struct of that name.
         var alias: String
         var status: Int
         /// The payload's type when it is a struct (declared here or a component), for pagination.
@@ -355,7 +354,7 @@ struct OperationMapper {
             let mapped = try schemas.map(schema, at: at + "/schema", named: "ReturnPayloadType", nested: &nested)
             let isList = mapped.type.hasPrefix("[") && !mapped.type.contains(":")
             if mapped.type == "ReturnPayloadType" {
-                return Result(alias: "", status: status, structName: "ReturnPayloadType", isList: false, hasLinkHeader: hasLink).withoutAlias
+                return Result(alias: "", status: status, structName: "ReturnPayloadType", isList: false, hasLinkHeader: hasLink)
             }
             let type = mapped.type + (mapped.allowsNull ? "?" : "")
             return Result(alias: "typealias ReturnPayloadType = \(type)", status: status, structName: mapped.allowsNull ? nil : mapped.type, isList: isList, hasLinkHeader: hasLink)
@@ -447,15 +446,6 @@ struct OperationMapper {
         guard strategies.count == 1, let (strategy, index) = strategies.first else { return nil }
         if let index { properties[index].isVariable = true }
         return (strategy, items)
-    }
-}
-
-private extension OperationMapper.Result {
-    /// A nested `struct ReturnPayloadType` needs no alias.
-    var withoutAlias: Self {
-        var copy = self
-        copy.alias = ""
-        return copy
     }
 }
 

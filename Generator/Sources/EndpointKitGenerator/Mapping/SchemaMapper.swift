@@ -274,8 +274,11 @@ final class SchemaMapper {
         property.allowsNull = mapped.allowsNull
         let (inner, _) = withoutNull(schema)
         if required, !mapped.allowsNull, let fixed = singleValue(inner) {
-            property.defaultValue = fixed.isText || mapped.type == "String" ? SwiftWriter.literal(fixed.string ?? "") : fixed.string
-            if mapped.type != "String" && mapped.type != "Int" { property.defaultValue = nil }
+            switch mapped.type {
+            case "String": property.defaultValue = SwiftWriter.literal(fixed.string ?? "")
+            case "Int" where !fixed.isText: property.defaultValue = fixed.string
+            default: break
+            }
         }
         return property
     }
@@ -564,7 +567,7 @@ final class SchemaMapper {
     static func documentation(of schema: Node) -> [String] {
         var lines: [String] = []
         if let description = schema["description"]?.string {
-            lines += description.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingTrailingSpaces }
+            lines += description.documentationLines
         }
         if schema["deprecated"]?.bool == true { lines += lines.isEmpty ? ["Deprecated."] : ["", "Deprecated."] }
         return lines
@@ -632,10 +635,13 @@ final class SchemaMapper {
 }
 
 extension String {
-    var trimmingTrailingSpaces: String {
-        var text = self
-        while text.last == " " || text.last == "\t" { text.removeLast() }
-        return text
+    /// The text as DocC comment lines: one per line, without trailing spaces.
+    var documentationLines: [String] {
+        split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var text = String(line)
+            while text.last == " " || text.last == "\t" { text.removeLast() }
+            return text
+        }
     }
 }
 

@@ -32,6 +32,14 @@ struct SwiftWriter {
         }
     }
 
+    /// Writes `declarations` one after another, a blank line between two.
+    mutating func write(_ declarations: [Declaration]) {
+        for (index, declaration) in declarations.enumerated() {
+            if index > 0 { blank() }
+            write(declaration)
+        }
+    }
+
     // MARK: - Structs, classes and endpoints
 
     private mutating func writeStructure(_ declaration: Declaration, shape: StructShape, isolation: String) {
@@ -191,7 +199,7 @@ struct SwiftWriter {
     }
 
     mutating func line(_ text: String) {
-        text.isEmpty ? (self.text += "\n") : (self.text += indent + text + "\n")
+        self.text += (text.isEmpty ? "" : indent + text) + "\n"
     }
 
     mutating func blank() { text += "\n" }
