@@ -137,6 +137,18 @@ public protocol Endpoint: Encodable, Sendable {
     /// static var streaming: StreamingOptions { StreamingOptions(idleTimeout: 30) }
     /// ```
     static var streaming: StreamingOptions { get }
+
+    /// Whether identical GET and HEAD calls of this endpoint in flight at the same time share one
+    /// request, when it differs from the server's ``Server/coalescesIdenticalRequests``. Defaults
+    /// to `nil`: the server's choice applies.
+    ///
+    /// ```swift
+    /// struct CurrentUser: Endpoint {
+    ///     static var coalescesIdenticalRequests: Bool? { true }
+    ///     // …
+    /// }
+    /// ```
+    static var coalescesIdenticalRequests: Bool? { get }
 }
 
 // MARK: - Default implementations
@@ -156,6 +168,9 @@ extension Endpoint {
 
     /// The server's timeout applies.
     public static var timeout: TimeInterval? { nil }
+
+    /// The server's choice applies.
+    public static var coalescesIdenticalRequests: Bool? { nil }
 
     /// The server's response size limit applies.
     public static var maximumResponseSize: Int? { nil }

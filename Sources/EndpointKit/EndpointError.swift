@@ -213,6 +213,9 @@ extension EndpointError {
         public static let invalidToolCall = Kind(description: "invalidToolCall")
         /// The app's confirmation hook declined a tool call that is not read-only; nothing was sent.
         public static let toolCallDeclined = Kind(description: "toolCallDeclined")
+        /// The server's rate limit is spent for longer than the call may wait (a
+        /// ``RateLimitPolicy``'s `maximumWait`); nothing was sent. ``reason`` says for how long.
+        public static let rateLimited = Kind(description: "rateLimited")
     }
 }
 
@@ -243,6 +246,8 @@ extension EndpointError: LocalizedError {
             "The server's list of results did not end."
         case .streamError:
             "The server reported an error while sending its answer."
+        case .rateLimited:
+            "Too many requests were made. Please try again later."
         default:
             "The request could not be made."
         }

@@ -22,7 +22,9 @@ enum MiddlewareChain {
         let middlewares = server.middlewares
         let preparedFile = prepared.bodyFile  // kept alive until every attempt is done
         let preparedBytes = middlewares.isEmpty ? nil : prepared.request.httpBody
-        let attempt: Middleware.Next = { request, body in
+        let coalescer = (E.coalescesIdenticalRequests ?? server.coalescesIdenticalRequests) && !streaming
+            && (prepared.restful.method == .get || prepared.restful.method == .head) ? server.coalescer : nil
+        let send: Middleware.Next = { request, body in
             // Without middlewares, the prepared request goes as it is: RequestBuilder validated it,
             // and its body is the one prepared.
             let outgoing = middlewares.isEmpty
@@ -31,6 +33,8 @@ enum MiddlewareChain {
             if let observe = CallScope.current.observeAttempt { observe(outgoing.request, CallScope.current) }
             let request = outgoing.request
             let bodyFile = outgoing.bodyFile
+            // A middleware may have shortened the timeout (a Throttle, for the time queued).
+            let timeout = middlewares.isEmpty ? timeout : CallScope.current.timeout
             defer { withExtendedLifetime(outgoing.keeper) {} }  // a spooled body file lives until the attempt ends
             if streaming {
                 let open: @Sendable () async throws -> (MessageBody, HTTPURLResponse) = {
@@ -55,6 +59,18 @@ enum MiddlewareChain {
             // URLSessionTransport times the attempt itself, from the moment its task starts.
             let (data, response) = timesItself ? try await exchange() : try await withTimeout(timeout, exchange)
             return (.data(data), response)
+        }
+        // Identical GETs share one request (Server.coalescesIdenticalRequests), decided here on
+        // the request as the middlewares left it; every other call goes straight to the transport.
+        let attempt: Middleware.Next
+        if let coalescer {
+            let endpointName = EndpointError.operationName(of: E.self)
+            attempt = { request, body in
+                guard body == nil, let key = Coalescer.key(for: request, endpoint: endpointName) else { return try await send(request, body) }
+                return try await coalescer.answer(for: key) { try await send(request, nil) }
+            }
+        } else {
+            attempt = send
         }
         return try await CallScope.$current.withValue(scope) {
             guard !middlewares.isEmpty else { return try await attempt(prepared.request, nil) }
@@ -168,7 +184,8 @@ enum MiddlewareChain {
     }
 
     /// The error of an attempt that took longer than its timeout.
-    static func timedOut(after seconds: TimeInterval) -> URLError {
-        URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "no answer within \(seconds) s"])
+    static func timedOut(after seconds: TimeInterval, while doing: String? = nil) -> URLError {
+        let description = doing.map { "the timeout of \(seconds) s passed while \($0)" } ?? "no answer within \(seconds) s"
+        return URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: description, URLError.timeoutDetailKey: description])
     }
 }

@@ -11,7 +11,9 @@ extension URLError {
         switch code {
         case .cannotConnectToHost: words = "could not connect to the server"
         case .cannotFindHost, .dnsLookupFailed: words = "the server's host name could not be resolved"
-        case .timedOut: words = "the request timed out"
+        case .timedOut:
+            // EndpointKit's own timeouts say which limit passed, and where the call was.
+            words = (userInfo[URLError.timeoutDetailKey] as? String).map { "the request timed out: \($0)" } ?? "the request timed out"
         case .notConnectedToInternet: words = "the device is offline"
         case .networkConnectionLost: words = "the connection was lost"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
@@ -25,4 +27,7 @@ extension URLError {
         }
         return "\(words) (URLError \(code.rawValue))"
     }
+
+    /// The `userInfo` key of the detail EndpointKit gives its own timeouts.
+    static let timeoutDetailKey = "EndpointKitTimeoutDetail"
 }

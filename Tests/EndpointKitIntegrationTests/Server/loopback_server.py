@@ -213,6 +213,39 @@ class Handler(BaseHTTPRequestHandler):
                 self.reply(int(query.get("status", ["503"])[0]), "application/json", b'{"error":"try again"}', headers)
             else:
                 self.reply(200, "application/json", json.dumps({"attempts": attempt}).encode())
+        elif route.startswith("/rate-limit/"):
+            # The first answer says the budget is spent until `reset` seconds from now, in the
+            # `style` of one API; later answers say some is left. /attempts/KEY has the times.
+            key = route[len("/rate-limit/"):]
+            with STATE_LOCK:
+                seen = ATTEMPTS.setdefault(key, [])
+                seen.append(time.time())
+                attempt = len(seen)
+            reset = float(query.get("reset", ["2"])[0])
+            remaining = 0 if attempt == 1 else 5
+            style = query.get("style", ["github"])[0]
+            status = 200
+            if style == "github":
+                headers = {"X-RateLimit-Remaining": str(remaining), "X-RateLimit-Reset": str(time.time() + reset)}
+            elif style == "openai":
+                headers = {"x-ratelimit-remaining-requests": str(remaining), "x-ratelimit-reset-requests": "%gs" % reset}
+            elif style == "ietf":
+                headers = {"RateLimit": '"default";r=%d;t=%g' % (remaining, reset), "RateLimit-Policy": '"default";q=5;w=60'}
+            else:  # retry-after: a 429 first
+                headers = {"Retry-After": "%d" % reset} if attempt == 1 else {}
+                status = 429 if attempt == 1 else 200
+            self.reply(status, "application/json", json.dumps({"attempt": attempt}).encode(), headers)
+        elif route.startswith("/gate/"):
+            # Answers once /gate-open/KEY is asked for (or after 20 s).
+            key = route[len("/gate/"):]
+            with STATE_LOCK:
+                gate = GATES.setdefault(key, threading.Event())
+            gate.wait(20)
+            self.reply(200, "application/json", json.dumps({"key": key, "opened": gate.is_set()}).encode())
+        elif route.startswith("/gate-open/"):
+            with STATE_LOCK:
+                GATES.setdefault(route[len("/gate-open/"):], threading.Event()).set()
+            self.reply(200, "application/json", b"{}")
         elif route.startswith("/attempts/"):
             with STATE_LOCK:
                 times = list(ATTEMPTS.get(route[len("/attempts/"):], []))
@@ -454,6 +487,7 @@ OTHER_PORT = 0
 STATE_LOCK = threading.Lock()
 REALMS = {}
 ATTEMPTS = {}
+GATES = {}
 SEEN = []
 FTP_LOG = {"connections": 0, "commands": []}
 BOMBS = {}
