@@ -50,6 +50,8 @@ public final class URLSessionTransport: HTTPTransport {
     private let cookielessSession: URLSession?
     private let delegate: SessionDelegate
     private let deadline: TimeInterval
+    /// Whether requests wait for a network (Apple platforms): then `deadline` bounds the wait.
+    private let waitsForConnectivity: Bool
 
     /// A new `.ephemeral` configuration with EndpointKit's connection limit and no URL cache, to
     /// adjust and pass to ``init(configuration:maximumRedirects:)``.
@@ -70,6 +72,30 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpMaximumConnectionsPerHost = defaultMaximumConnectionsPerHost
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    /// A configuration like ``makeConfiguration()`` whose requests, on Apple platforms, wait up to
+    /// `seconds` for a network instead of failing at once while the device is offline
+    /// (`waitsForConnectivity`, with `timeoutIntervalForResource` as the longest wait).
+    ///
+    /// A call's deadline is then the longer of its own timeout and `seconds`, so that the wait is
+    /// not cut short by ``Server/timeout``.
+    ///
+    /// On Linux it is ``makeConfiguration()`` unchanged: swift-corelibs-foundation does not
+    /// implement waiting, and a request made offline fails at once (`.notConnectedToInternet` or
+    /// `.cannotConnectToHost`), which a ``RetryPolicy`` may retry.
+    ///
+    /// ```swift
+    /// let transport = URLSessionTransport(configuration: URLSessionTransport.makeConfiguration(waitingForConnectivityUpTo: 300))
+    /// ```
+    public static func makeConfiguration(waitingForConnectivityUpTo seconds: TimeInterval) -> URLSessionConfiguration {
+        let configuration = makeConfiguration()
+        #if !canImport(FoundationNetworking)
+        // Apple's URLSession waits; corelibs-foundation (Linux) has no such behaviour to turn on.
+        configuration.waitsForConnectivity = true
+        configuration.timeoutIntervalForResource = seconds
+        #endif
         return configuration
     }
 
@@ -96,6 +122,11 @@ public final class URLSessionTransport: HTTPTransport {
         cookielessSession = nil
         #endif
         deadline = configuration.timeoutIntervalForResource
+        #if canImport(FoundationNetworking)
+        waitsForConnectivity = false  // Linux: URLSession never waits (see makeConfiguration(waitingForConnectivityUpTo:))
+        #else
+        waitsForConnectivity = configuration.waitsForConnectivity
+        #endif
         self.maximumRedirects = maximumRedirects
     }
 
@@ -183,8 +214,11 @@ public final class URLSessionTransport: HTTPTransport {
         if Task.isCancelled { return .failure(CancellationError()) }  // never start a cancelled call
         let exchange = Exchange(request: request, uploadsFile: bodyFile != nil, scope: CallScope.current, streams: streams)
         // The call's timeout, or the configuration's resource timeout when shorter; URLSession's
-        // own default for the latter is 7 days, which sets no timer.
-        let deadline = min(deadline < 7 * 24 * 3600 ? deadline : .infinity, exchange.scope.timeout ?? .infinity)
+        // own default for the latter is 7 days, which sets no timer. A session that waits for
+        // connectivity may wait as long as its resource timeout, even past the call's.
+        let resource = deadline < 7 * 24 * 3600 ? deadline : .infinity
+        let call = exchange.scope.timeout ?? .infinity
+        let deadline = waitsForConnectivity && resource.isFinite ? max(resource, call) : min(resource, call)
         return await withTaskCancellationHandler {
             await exchange.run(deadline: deadline) { [delegate] in
                 let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
