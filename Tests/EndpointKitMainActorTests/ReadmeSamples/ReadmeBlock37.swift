@@ -12,7 +12,16 @@ import FoundationNetworking
 import Testing
 
 func readmeBlock37Part1(token: String) async throws {
-var cached = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-cached.middlewares = [BearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
-_ = cached
+var github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+github.middlewares = [
+    RetryPolicy(),
+    RateLimitPolicy(maximumWait: 30),                    // the server's budget, read from its answers
+    Throttle(requests: 10, per: 1, maximumInFlight: 4),  // your own pace
+    BearerAuthorization(token: token),
+]
+github.coalescesIdenticalRequests = true                 // identical GETs in flight: one request
+
+let waiting = URLSessionTransport.makeConfiguration(waitingForConnectivityUpTo: 300)
+let offlineFriendly = Server(origin: URL(string: "https://api.example.com")!, transport: URLSessionTransport(configuration: waiting))
+_ = (github, waiting, offlineFriendly)
 }

@@ -11,17 +11,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock39Part1() async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
-api.timeout = 30                        // seconds per attempt (default 60); nil for none
-api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
-_ = api
-}
-
-nonisolated struct ExportReport: Endpoint {
-    static var timeout: TimeInterval? { 300 }
-    static var maximumResponseSize: Int? { 512 << 20 }
-    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
-    let id: Int
-    typealias ReturnPayloadType = Data
+func readmeBlock39Part1(token: String) async throws {
+var cached = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+cached.middlewares = [BearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
+_ = cached
 }
