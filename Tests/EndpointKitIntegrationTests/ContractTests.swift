@@ -58,7 +58,7 @@ private struct Feed: Endpoint, Decodable {
 }
 
 @Suite struct ContractTests {
-    @Test func `exported documents and schemas pass openapi-spec-validator and jsonschema, and payloads match them`() throws {
+    @Test func `exported documents and schemas pass openapi-spec-validator and jsonschema, and payloads match them`() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("endpointkit-contract-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -129,8 +129,7 @@ private struct Feed: Endpoint, Decodable {
             assert list(jsonschema.Draft202012Validator(structured).iter_errors({"name": "a", "children": [], "extra": 1}))
             print("valid tool schemas", checked)
             """
-        let python = try PythonEnvironment.interpreter()
-        let (status, output) = PythonEnvironment.run(python, ["-c", script, folder.path])
+        let (status, output) = try await onOwnThread { PythonEnvironment.run(try PythonEnvironment.interpreter(), ["-c", script, folder.path]) }
         #expect(status == 0, "\(output)")
         #expect(output.contains("valid document weather.yaml"))
         #expect(output.contains("valid schema and payload tree"))

@@ -47,21 +47,27 @@ private struct SlowCall: Endpoint, Decodable {
     @Test(.timeLimit(.minutes(5))) func `the official MCP client lists, calls and cancels over stdio`() async throws {
         let loopback = try LoopbackServer.shared()
         let key = UUID().uuidString.lowercased()
-        let python = try PythonEnvironment.interpreter()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Server/mcp_client.py")
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [script.path, ProcessInfo.processInfo.arguments[0], "--testing-library", "swift-testing", "--filter", "MCP stdio child", "--", key]
         var environment = ProcessInfo.processInfo.environment
         environment[Self.originVariable] = loopback.origin.absoluteString
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (data, problems) = try await onOwnThread { [environment] in
+            let process = Process()
+            process.executableURL = try PythonEnvironment.interpreter()
+            process.arguments = [script.path, ProcessInfo.processInfo.arguments[0], "--testing-library", "swift-testing", "--filter", "MCP stdio child", "--", key]
+            process.environment = environment
+            let output = Pipe(), errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            // Standard error is read on another thread, so that a child filling it cannot block.
+            let problems = Locked(Data())
+            let reader = Thread { problems.value = errors.fileHandleForReading.readDataToEndOfFile() }
+            reader.start()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+            return (data, String(decoding: problems.value, as: UTF8.self))
+        }
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "the client failed: \(problems.suffix(3000))")
 
         #expect(report["protocol_version"] as? String == "2025-11-25")

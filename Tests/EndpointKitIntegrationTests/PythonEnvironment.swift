@@ -118,4 +118,15 @@ enum PythonEnvironment {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+
+/// Runs blocking `work` (a child process, a pipe read to its end) on a thread of its own.
+///
+/// Swift concurrency has as many threads as cores, two on the machines here. A test that blocked
+/// one of them while a child process ran for a minute would hold back every other test's timers,
+/// and timeouts measured elsewhere would stretch by as long.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
 #endif

@@ -159,8 +159,8 @@ private struct RemoveItem: Endpoint, Decodable {
                     results.append([item["name"], " <- ".join(causes)])
             print(json.dumps(results))
             """
-        let python = try PythonEnvironment.interpreter()
-        let (status, output) = PythonEnvironment.run(python, ["-c", script, folder.path, loopback.origin.absoluteString])
+        let origin = loopback.origin.absoluteString
+        let (status, output) = try await onOwnThread { PythonEnvironment.run(try PythonEnvironment.interpreter(), ["-c", script, folder.path, origin]) }
         #expect(status == 0, "\(output)")
         let last = try #require(output.split(separator: "\n").last.map(String.init), "\(output)")
         let results = try #require((try? JSONSerialization.jsonObject(with: Data(last.utf8))) as? [[String]], "\(output)")
