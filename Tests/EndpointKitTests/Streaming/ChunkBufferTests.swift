@@ -36,6 +36,14 @@ private final class WeakBox: @unchecked Sendable {
         await #expect(throws: CancellationError.self) { try await buffer.next() }
     }
 
+    @Test func `the overflow file is closed by the release queue, whoever lets go of it last`() async throws {
+        let buffer = farBehind(8) {}
+        let overflow = try #require(buffer.currentOverflow)  // a reference the caller keeps
+        buffer.cancel()
+        ChunkBuffer.releases.sync {}
+        #expect(overflow.isClosed)
+    }
+
     @Test func `a reader too far behind fails with its error, and the connection is closed before the file is released`() async throws {
         let overflow = WeakBox()
         let openAtClose = Locked<Bool?>(nil)
