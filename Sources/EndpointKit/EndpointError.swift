@@ -124,6 +124,14 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
         return named
     }
 
+    /// The error of a middleware whose settings make no sense (a negative delay, a limit of zero),
+    /// thrown before anything is sent: `"the RetryPolicy cannot be used: …"`.
+    static func unusable(_ middleware: String, _ problem: String, request: URLRequest) -> EndpointError {
+        EndpointError(
+            kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+            reason: "the \(middleware) cannot be used: \(problem)", request: request)
+    }
+
     /// `PurchaseCheer`, `Billing.Invoices`: a type's name without its module, private contexts left
     /// out, every character but letters, digits, `.`, `_` and `-` made `_`. What ``operationID``,
     /// the OpenAPI `operationId` and the tool names are derived from.

@@ -61,11 +61,14 @@ private struct SlowCall: Endpoint, Decodable {
             try process.run()
             // Standard error is read on another thread, so that a child filling it cannot block.
             let problems = Locked(Data())
-            let reader = Thread { problems.value = errors.fileHandleForReading.readDataToEndOfFile() }
-            reader.start()
+            let read = DispatchSemaphore(value: 0)
+            Thread {
+                problems.value = errors.fileHandleForReading.readDataToEndOfFile()
+                read.signal()
+            }.start()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+            read.wait()
             return (data, String(decoding: problems.value, as: UTF8.self))
         }
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "the client failed: \(problems.suffix(3000))")

@@ -98,9 +98,17 @@ package enum Redirect {
     }
 
     static func isSameOrigin(_ first: URL, _ second: URL) -> Bool {
-        first.scheme?.lowercased() == second.scheme?.lowercased()
-            && first.host?.lowercased() == second.host?.lowercased()
-            && effectivePort(first) == effectivePort(second)
+        origin(of: first) == origin(of: second)
+    }
+
+    /// `https://api.example.com`, `http://127.0.0.1:8080`: scheme, host and port, lowercased, the
+    /// port left out when it is the scheme's default. Two URLs have the same origin when these are
+    /// equal.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = effectivePort(url)
+        let defaultPort = scheme == "http" ? 80 : scheme == "https" ? 443 : nil
+        return "\(scheme)://\(url.host?.lowercased() ?? "")\(port != defaultPort ? port.map { ":\($0)" } ?? "" : "")"
     }
 
     private static func effectivePort(_ url: URL) -> Int? {

@@ -61,6 +61,10 @@ Routes (any method):
   /etag/KEY?version=             {"key", "version"} with ETag "KEY-version"; 304 to a matching
                                  If-None-Match; /etag-count/KEY says how many 200s and 304s it sent
   /upload-start/NAME...          202 with a relative Location for an upload session (which echoes)
+  /rate-limit/KEY?style=&reset=  first answer: no requests left for `reset` s, in the style of GitHub,
+                                 OpenAI, the IETF or a 429 with Retry-After; later ones: some left.
+                                 Times of the requests at /attempts/KEY
+  /gate/KEY                      answers once /gate-open/KEY has been asked for (or after 20 s)
   /stream/...                    streaming routes: Server-Sent Events, JSON Lines, downloads (see streams.py)
   anything else                  200 JSON echo: method, raw request target, decoded path, parsed
                                  query, headers (lowercased names) and body text
@@ -178,11 +182,7 @@ class Handler(BaseHTTPRequestHandler):
             return
 
         if route.startswith("/flaky-cut/"):
-            key = route[len("/flaky-cut/"):]
-            with STATE_LOCK:
-                seen = ATTEMPTS.setdefault(key, [])
-                seen.append(time.time())
-                attempt = len(seen)
+            attempt = record_attempt(route[len("/flaky-cut/"):])
             if attempt <= int(query.get("fail", ["0"])[0]):
                 return self.route("/cut", {"sent": ["5"], "declared": ["500"]}, b"", split)
             return self.reply(200, "application/json", json.dumps({"attempts": attempt}).encode())
@@ -199,11 +199,7 @@ class Handler(BaseHTTPRequestHandler):
         elif route.startswith("/tokens/"):
             self.tokens(route, body)
         elif route.startswith("/flaky/"):
-            key = route[len("/flaky/"):]
-            with STATE_LOCK:
-                seen = ATTEMPTS.setdefault(key, [])
-                seen.append(time.time())
-                attempt = len(seen)
+            attempt = record_attempt(route[len("/flaky/"):])
             if attempt <= int(query.get("fail", ["0"])[0]):
                 headers = {}
                 if "retry_after" in query:
@@ -216,11 +212,7 @@ class Handler(BaseHTTPRequestHandler):
         elif route.startswith("/rate-limit/"):
             # The first answer says the budget is spent until `reset` seconds from now, in the
             # `style` of one API; later answers say some is left. /attempts/KEY has the times.
-            key = route[len("/rate-limit/"):]
-            with STATE_LOCK:
-                seen = ATTEMPTS.setdefault(key, [])
-                seen.append(time.time())
-                attempt = len(seen)
+            attempt = record_attempt(route[len("/rate-limit/"):])
             reset = float(query.get("reset", ["2"])[0])
             remaining = 0 if attempt == 1 else 5
             style = query.get("style", ["github"])[0]
@@ -493,6 +485,14 @@ FTP_LOG = {"connections": 0, "commands": []}
 BOMBS = {}
 CONCURRENCY = {}
 ETAGS = {}
+
+
+def record_attempt(key):
+    """Notes the time of a request for `key` (GET /attempts/KEY lists them); returns its number."""
+    with STATE_LOCK:
+        seen = ATTEMPTS.setdefault(key, [])
+        seen.append(time.time())
+        return len(seen)
 BOMB_LOCK = threading.Lock()
 
 

@@ -51,11 +51,9 @@ public struct RateLimitPolicy: Middleware {
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         if let problem = Seconds.problem(maximumWait, named: "maximumWait") ?? Seconds.problem(longestReset, named: "longestReset") {
-            throw EndpointError(
-                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
-                reason: "the RateLimitPolicy cannot be used: \(problem)", request: request)
+            throw EndpointError.unusable("RateLimitPolicy", problem, request: request)
         }
-        let origin = Self.key(context.origin)
+        let origin = Redirect.origin(of: context.origin)
         if let until = budgets.withLock({ $0[origin] }) {
             let wait = until.timeIntervalSinceNow
             if wait > maximumWait {
@@ -83,10 +81,6 @@ public struct RateLimitPolicy: Middleware {
             }
             if budgets.count > 1000 { budgets = budgets.filter { $0.value.timeIntervalSinceNow > 0 } }
         }
-    }
-
-    private static func key(_ origin: URL) -> String {
-        "\(origin.scheme ?? "")://\(origin.host ?? "")\(origin.port.map { ":\($0)" } ?? "")"
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

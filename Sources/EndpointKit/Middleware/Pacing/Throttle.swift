@@ -65,17 +65,14 @@ public struct Throttle: Middleware {
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         if let problem = configurationProblem {
-            throw EndpointError(
-                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
-                reason: "the Throttle cannot be used: \(problem)", request: request)
+            throw EndpointError.unusable("Throttle", problem, request: request)
         }
         var scope = CallScope.current
         let started = DispatchTime.now().uptimeNanoseconds
-        try await gate.enter(timeout: scope.timeout)
+        let queued = try await gate.enter(timeout: scope.timeout)
         defer { gate.leave() }
-        guard let timeout = scope.timeout else { return try await next(request, body) }
+        guard queued, let timeout = scope.timeout else { return try await next(request, body) }
         let waited = TimeInterval(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        guard waited > 0 else { return try await next(request, body) }
         scope.timeout = max(timeout - waited, 0.001)
         return try await CallScope.$current.withValue(scope) { try await next(request, body) }
     }
@@ -128,9 +125,9 @@ extension Throttle {
 
         var queued: Int { state.withLock { $0.waiters.count } }
 
-        /// Returns when the caller may send; throws when it is cancelled, or its timeout passes,
-        /// first.
-        func enter(timeout: TimeInterval?) async throws {
+        /// Returns when the caller may send, and whether it waited in the queue; throws when it is
+        /// cancelled, or its timeout passes, first.
+        func enter(timeout: TimeInterval?) async throws -> Bool {
             let id = state.withLock { state -> UInt64? in
                 let now = DispatchTime.now().uptimeNanoseconds
                 if state.waiters.isEmpty, delay(in: state, now: now) == 0 {
@@ -141,7 +138,7 @@ extension Throttle {
                 state.arriving.insert(state.nextID)
                 return state.nextID
             }
-            guard let id else { return }
+            guard let id else { return false }
             var timer: DispatchWorkItem?
             if let timeout, let nanoseconds = Seconds.nanoseconds(timeout) {
                 let item = DispatchWorkItem { [self] in
@@ -164,6 +161,7 @@ extension Throttle {
             } onCancel: {
                 abandon(id, with: CancellationError())
             }
+            return true
         }
 
         /// A request has its answer's head (or failed): its place in flight is free.

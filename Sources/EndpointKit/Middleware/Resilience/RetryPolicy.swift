@@ -80,9 +80,7 @@ public struct RetryPolicy: Middleware {
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         if let problem = configurationProblem {
-            throw EndpointError(
-                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
-                reason: "the RetryPolicy cannot be used: \(problem)", request: request)
+            throw EndpointError.unusable("RetryPolicy", problem, request: request)
         }
         guard context.isRetryable else { return try await next(request, body) }
         var attempt = 1
