@@ -123,8 +123,9 @@ struct RecordedExchange {
     /// FNV-1a, 64 bits: a stable hash for file names (Swift's `Hasher` is seeded per process).
     static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let prime: UInt64 = 0x0000_0100_0000_01b3
         for byte in text.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            hash = (hash ^ UInt64(byte)) &* prime
         }
         return hash
     }

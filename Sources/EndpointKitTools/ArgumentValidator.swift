@@ -279,15 +279,8 @@ struct DecimalText: Comparable, Sendable {
         guard seenDigit else { return nil }
         if !bytes.isEmpty {
             bytes = bytes.dropFirst()
-            var sign = 1
-            if bytes.first == UInt8(ascii: "-") { sign = -1; bytes = bytes.dropFirst() } else if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-            guard !bytes.isEmpty else { return nil }
-            var value = 0
-            for byte in bytes {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000_000)  // past that, only the size matters
-            }
-            exponent += sign * value
+            guard let value = Self.exponent(bytes, as: Int.self) else { return nil }
+            exponent += value
         }
         while digits.last == 0 {
             digits.removeLast()
@@ -297,6 +290,23 @@ struct DecimalText: Comparable, Sendable {
         self.digits = digits
         self.exponent = digits.isEmpty ? 0 : exponent
         self.text = text
+    }
+
+    /// The exponent written after `e` (`-12`, `+3`, `400`), at most a billion in magnitude: past
+    /// that only the size matters. Generic so that tests can run it with `Int32`, the width of
+    /// `Int` on a watch, where a billion times ten would trap.
+    static func exponent<Integer: FixedWidthInteger & SignedInteger>(_ text: Substring.UTF8View.SubSequence, as: Integer.Type) -> Integer? {
+        var bytes = text
+        var negative = false
+        if bytes.first == UInt8(ascii: "-") { negative = true; bytes = bytes.dropFirst() } else if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        guard !bytes.isEmpty else { return nil }
+        var value: Integer = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            // Below 10^8 another digit keeps it under 10^9; from there on it stays 10^9.
+            value = value < 100_000_000 ? value * 10 + Integer(byte - UInt8(ascii: "0")) : 1_000_000_000
+        }
+        return negative ? -value : value
     }
 
     var isInteger: Bool { exponent >= 0 }

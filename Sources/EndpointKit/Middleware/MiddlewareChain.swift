@@ -148,7 +148,7 @@ enum MiddlewareChain {
         var timer: DispatchWorkItem?
         if running {
             let item = DispatchWorkItem { box.withLock { $0.task }?.cancel() }
-            Exchange.cancellations.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
+            Exchange.cancellations.asyncAfter(deadline: Seconds.dispatchTime(after: nanoseconds), execute: item)
             timer = item
         }
         defer {

@@ -43,6 +43,7 @@ final class ChunkBuffer: Sendable {
 
         func next(upTo count: Int) throws -> Data {
             try handle.seek(toOffset: read)
+            // 32-bit: clamping only lowers a count past Int.max to Int.max, and `count` is smaller.
             let data = try handle.read(upToCount: min(count, Int(clamping: pending))) ?? Data()
             read += UInt64(data.count)
             if pending == 0 {

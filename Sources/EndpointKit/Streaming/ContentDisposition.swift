@@ -79,7 +79,11 @@ enum ContentDisposition {
             }
         }
         switch charset {
-        case "utf-8": return String(validating: bytes, as: UTF8.self)
+        case "utf-8":
+            // `String(validating:as:)` needs iOS 18 / macOS 15: decode with repair, and keep the
+            // result only if nothing was repaired (a repair changes the bytes).
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.utf8.elementsEqual(bytes) ? text : nil
         case "iso-8859-1": return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         default: return nil
         }

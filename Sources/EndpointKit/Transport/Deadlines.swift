@@ -39,8 +39,7 @@ final class Deadlines: @unchecked Sendable {
     /// Calls `expire` (on the timer's queue) `nanoseconds` from now, unless `owner` is removed
     /// first. An owner has at most one deadline.
     func add(_ owner: AnyObject, after nanoseconds: UInt64, expire: @escaping @Sendable () -> Void) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let deadline = now.addingReportingOverflow(nanoseconds).overflow ? .max - 1 : now + nanoseconds
+        let deadline = Seconds.uptime(after: nanoseconds, from: DispatchTime.now().uptimeNanoseconds)
         lock.lock()
         entries[ObjectIdentifier(owner)] = Entry(deadline: deadline, expire: expire)
         if deadline < armedFor { arm(for: deadline) }

@@ -35,6 +35,8 @@ import Testing
         (#"attachment; filename="   ""#, nil),
         (#"attachment"#, nil),
         (#"attachment; filename*=UTF-8''%ZZ"#, nil),
+        (#"attachment; filename*=UTF-8''%C3%28.txt"#, nil),  // not UTF-8: refused, not repaired
+        (#"attachment; filename="plain.txt"; filename*=UTF-8''%C3%28.txt"#, "plain.txt"),
     ] as [(String, String?)])
     func `a hostile name is made safe or refused`(header: String, name: String?) {
         #expect(ContentDisposition.filename(in: header) == name)

@@ -144,7 +144,7 @@ extension Throttle {
                 let item = DispatchWorkItem { [self] in
                     abandon(id, with: MiddlewareChain.timedOut(after: timeout, while: "waiting in the Throttle's queue"))
                 }
-                Exchange.cancellations.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
+                Exchange.cancellations.asyncAfter(deadline: Seconds.dispatchTime(after: nanoseconds), execute: item)
                 timer = item
             }
             defer { timer?.cancel() }
@@ -208,7 +208,7 @@ extension Throttle {
             }
             for waiter in ready { waiter.continuation.resume() }
             if let wakeUp {
-                Exchange.cancellations.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: wakeUp))) { [self] in
+                Exchange.cancellations.asyncAfter(deadline: Seconds.dispatchTime(after: wakeUp)) { [self] in
                     state.withLock { $0.wakeUpAt = nil }
                     pump()
                 }
