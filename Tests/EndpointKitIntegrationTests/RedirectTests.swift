@@ -14,7 +14,7 @@ import Testing
 /// Redirects as URLSession on Linux gets them wrong, and as EndpointKit fixes them.
 @Suite struct RedirectTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     struct Post: Endpoint {
         let endpoint: Restful
@@ -105,6 +105,28 @@ import Testing
         }
         #expect(error.kind == .transportFailed)
         #expect((error.underlyingError as? URLError)?.code == .httpTooManyRedirects)
+    }
+
+    /// URLSession follows GET redirects by itself, on Apple platforms all of them: the limit is
+    /// counted in the session delegate, so it holds for every status and every method.
+    @Test(arguments: [301, 302, 303, 307, 308])
+    func `maximumRedirects limits redirects URLSession follows by itself`(status: Int) async throws {
+        let server = loopback.server(transport: URLSessionTransport(maximumRedirects: 2))
+        let three = Restful(.get, "redirect/\(status)/redirect/\(status)/redirect/\(status)/echo/x")
+        let error = try await #require(throws: EndpointError.self) {
+            try await Fetch(endpoint: three).call(on: server)
+        }
+        #expect(error.kind == .transportFailed)
+        #expect((error.underlyingError as? URLError)?.code == .httpTooManyRedirects)
+        // Two hops are within the limit.
+        let two = try await Fetch(endpoint: Restful(.get, "redirect/\(status)/redirect/\(status)/echo/x")).call(on: server)
+        #expect(two.method == "GET")
+        #expect(two.target == "/echo/x")
+    }
+
+    struct Fetch: Endpoint {
+        let endpoint: Restful
+        typealias ReturnPayloadType = Echo
     }
 }
 #endif

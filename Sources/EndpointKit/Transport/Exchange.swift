@@ -19,8 +19,9 @@ final class Exchange: Sendable {
         case response(Data, HTTPURLResponse)
         /// A 2xx response whose body streams into the buffer (a streaming exchange).
         case stream(ChunkBuffer, HTTPURLResponse)
-        /// Send this request next (a 307/308 with a body, on Linux).
-        case reissue(URLRequest)
+        /// Send this request next (a 307/308 with a body, on Linux), the redirects so far counted
+        /// in `redirects`.
+        case reissue(URLRequest, redirects: Int)
         case failure(any Error)
     }
 
@@ -39,6 +40,9 @@ final class Exchange: Sendable {
         var tooLarge = false
         var refusal: (location: String, reason: String, response: HTTPURLResponse)?
         var reissue: URLRequest?
+        /// Redirects followed for this call, this exchange's and those before it.
+        var redirects: Int
+        var tooManyRedirects = false
         var challenged = false
         /// Where a streaming exchange's 2xx body goes, once its head has arrived.
         var stream: ChunkBuffer?
@@ -46,19 +50,23 @@ final class Exchange: Sendable {
         var deadline: TimeInterval = .infinity
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
     /// The request as sent.
     package let request: URLRequest
     let uploadsFile: Bool
     let scope: CallScope
     /// Whether a 2xx answer is handed over at its head, its body streamed.
     let streams: Bool
+    /// How many redirects the call may follow in all.
+    let maximumRedirects: Int
 
-    init(request: URLRequest, uploadsFile: Bool, scope: CallScope, streams: Bool = false) {
+    init(request: URLRequest, uploadsFile: Bool, scope: CallScope, streams: Bool = false, maximumRedirects: Int = 10, redirectsSoFar: Int = 0) {
         self.request = request
         self.uploadsFile = uploadsFile
         self.scope = scope
         self.streams = streams
+        self.maximumRedirects = maximumRedirects
+        state = Locked(State(redirects: redirectsSoFar))
     }
 
     // MARK: - The calling side
@@ -185,6 +193,7 @@ final class Exchange: Sendable {
         }
         let task = state.withLock { state -> URLSessionTask? in
             guard !state.tooLarge, !state.cancelled, !state.timedOut, state.phase == .running else { return nil }  // late bytes are dropped
+            // 32-bit: a count past Int.max clamps to Int.max, which is past any limit too.
             if let limit = scope.maximumResponseSize, max(state.body.count + data.count, Int(clamping: receivedSoFar)) > limit {
                 return overLimit(&state)
             }
@@ -201,6 +210,20 @@ final class Exchange: Sendable {
 
     func reissue(_ request: URLRequest) {
         state.withLock { $0.reissue = request }
+    }
+
+    /// Counts a redirect about to be followed (by URLSession or reissued); `false`, and the call
+    /// fails with `.httpTooManyRedirects`, once there are more than ``maximumRedirects``.
+    ///
+    /// Counted here, in the session delegate's callback, on every platform: Apple's URLSession
+    /// follows redirects itself (up to its own limit of about 16), so a count kept only where
+    /// EndpointKit reissues a request would limit nothing there.
+    func countRedirect() -> Bool {
+        state.withLock { state in
+            state.redirects += 1
+            if state.redirects > maximumRedirects { state.tooManyRedirects = true }
+            return !state.tooManyRedirects
+        }
     }
 
     /// Records that an authentication challenge was declined (Linux): the 401 is the answer.
@@ -237,7 +260,12 @@ final class Exchange: Sendable {
         }
         if state.timedOut { return .failure(MiddlewareChain.timedOut(after: state.deadline)) }
         if state.cancelled { return .failure(CancellationError()) }
-        if let next = state.reissue { return .reissue(next) }
+        if state.tooManyRedirects {
+            return .failure(URLError(.httpTooManyRedirects, userInfo: [
+                NSLocalizedDescriptionKey: "more than \(maximumRedirects) redirects (URLSessionTransport's maximumRedirects)",
+            ]))
+        }
+        if let next = state.reissue { return .reissue(next, redirects: state.redirects) }
         if state.challenged, let response = state.response {
             return .response(state.body, response)  // a declined challenge: the 401 with its body
         }

@@ -63,6 +63,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // Answered from another queue: on Linux the handler may wait for the session's work queue.
         let answer: @Sendable (URLRequest?) -> Void = { next in Exchange.cancellations.async { completionHandler(next) } }
         guard let exchange = exchange(for: task) else { return answer(nil) }
+        guard response.value(forHTTPHeaderField: "Location") == nil || exchange.countRedirect() else { return answer(nil) }
         // The request as last sent: after a 302 turned a POST into a GET, that GET, not the POST.
         let current = task.currentRequest ?? exchange.request
         switch Redirect.decide(
