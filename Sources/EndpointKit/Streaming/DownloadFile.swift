@@ -133,7 +133,7 @@ struct DownloadFile: Sendable {
     private func saveValidator(of response: HTTPURLResponse, total: Int64?) {
         guard resumable else { return }
         if let validator = Self.validator(of: response) {
-            try? Data((validator + "\n" + (total.map(String.init) ?? "")).utf8).write(to: validatorFile, options: FileProtection.writingOptions(.atomic))
+            try? FileProtection.write(Data((validator + "\n" + (total.map(String.init) ?? "")).utf8), to: validatorFile, options: .atomic)
         } else {
             try? FileManager.default.removeItem(at: validatorFile)  // nothing to resume with
         }

@@ -40,7 +40,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// running, so a low limit makes a burst of slow calls time out before they are sent.
     public static let defaultMaximumConnectionsPerHost = 32
 
-    /// The most redirects of a request with a body that are followed before giving up.
+    /// The most redirects one call follows before it fails with `URLError(.httpTooManyRedirects)`,
+    /// counted the same way on every platform.
     public let maximumRedirects: Int
 
     private let session: URLSession
@@ -80,7 +81,9 @@ public final class URLSessionTransport: HTTPTransport {
     /// (`waitsForConnectivity`, with `timeoutIntervalForResource` as the longest wait).
     ///
     /// A call's deadline is then the longer of its own timeout and `seconds`, so that the wait is
-    /// not cut short by ``Server/timeout``.
+    /// not cut short by ``Server/timeout``. As with any resource timeout here, EndpointKit enforces
+    /// it and URLSession does not: a streamed body (Server-Sent Events, a download) is not cut off
+    /// after `seconds`; only the wait for its head is bounded.
     ///
     /// On Linux it is ``makeConfiguration()`` unchanged: swift-corelibs-foundation does not
     /// implement waiting, and a request made offline fails at once (`.notConnectedToInternet` or
@@ -108,9 +111,15 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Parameters:
     ///   - configuration: The session configuration; EndpointKit enforces its
     ///     `timeoutIntervalForResource` itself. Defaults to ``makeConfiguration()``.
-    ///   - maximumRedirects: How many 307/308 redirects of a request with a body to follow.
+    ///   - maximumRedirects: How many redirects one call follows, of any status.
     public init(configuration: URLSessionConfiguration = URLSessionTransport.makeConfiguration(), maximumRedirects: Int = 10) {
         delegate = SessionDelegate()
+        deadline = configuration.timeoutIntervalForResource
+        // EndpointKit enforces the resource timeout itself: for the whole of an answer, for the head
+        // of a streamed one. Apple's URLSession would apply it to the whole task, cutting Server-Sent
+        // Events and downloads after that many seconds, so its session gets URLSession's default.
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        configuration.timeoutIntervalForResource = Self.unlimitedResource
         #if canImport(FoundationNetworking)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: DelegateQueue())
         let cookieless = (configuration.copy() as? URLSessionConfiguration) ?? .ephemeral
@@ -121,7 +130,6 @@ public final class URLSessionTransport: HTTPTransport {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         cookielessSession = nil
         #endif
-        deadline = configuration.timeoutIntervalForResource
         #if canImport(FoundationNetworking)
         waitsForConnectivity = false  // Linux: URLSession never waits (see makeConfiguration(waitingForConnectivityUpTo:))
         #else
@@ -129,6 +137,12 @@ public final class URLSessionTransport: HTTPTransport {
         #endif
         self.maximumRedirects = maximumRedirects
     }
+
+    /// URLSession's default resource timeout, 7 days, which sets no timer.
+    static let unlimitedResource: TimeInterval = 7 * 24 * 3600
+
+    /// The resource timeout of the session's own configuration, for tests.
+    var sessionResourceTimeout: TimeInterval { session.configuration.timeoutIntervalForResource }
 
     deinit {
         session.finishTasksAndInvalidate()
@@ -195,28 +209,31 @@ public final class URLSessionTransport: HTTPTransport {
         let session = request.httpShouldHandleCookies ? session : cookielessSession ?? session
         var redirects = 0
         while true {
-            let outcome = await perform(request, bodyFile: bodyFile, streams: streams, on: session)
+            let outcome = await perform(request, bodyFile: bodyFile, streams: streams, on: session, redirectsSoFar: redirects)
             switch outcome {
             case .stream, .response:
                 return outcome
             case .failure(let error):
                 throw error
-            case .reissue(let next):
-                redirects += 1
-                guard redirects <= maximumRedirects else { throw URLError(.httpTooManyRedirects) }
+            case .reissue(let next, let count):
+                redirects = count  // already checked against maximumRedirects by the exchange
                 request = next
             }
         }
     }
 
     /// One exchange; 307/308 redirects of requests with bodies come back as `.reissue`.
-    private func perform(_ request: URLRequest, bodyFile: URL?, streams: Bool, on session: URLSession) async -> Exchange.Outcome {
+    private func perform(
+        _ request: URLRequest, bodyFile: URL?, streams: Bool, on session: URLSession, redirectsSoFar: Int
+    ) async -> Exchange.Outcome {
         if Task.isCancelled { return .failure(CancellationError()) }  // never start a cancelled call
-        let exchange = Exchange(request: request, uploadsFile: bodyFile != nil, scope: CallScope.current, streams: streams)
+        let exchange = Exchange(
+            request: request, uploadsFile: bodyFile != nil, scope: CallScope.current, streams: streams,
+            maximumRedirects: maximumRedirects, redirectsSoFar: redirectsSoFar)
         // The call's timeout, or the configuration's resource timeout when shorter; URLSession's
         // own default for the latter is 7 days, which sets no timer. A session that waits for
         // connectivity may wait as long as its resource timeout, even past the call's.
-        let resource = deadline < 7 * 24 * 3600 ? deadline : .infinity
+        let resource = deadline < Self.unlimitedResource ? deadline : .infinity
         let call = exchange.scope.timeout ?? .infinity
         let deadline = waitsForConnectivity && resource.isFinite ? max(resource, call) : min(resource, call)
         return await withTaskCancellationHandler {

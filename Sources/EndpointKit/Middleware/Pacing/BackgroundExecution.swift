@@ -8,7 +8,8 @@ import UIKit
 
 /// Lets a call started while the app is in the foreground finish after the app moves to the
 /// background: each request runs inside a UIKit background task (`beginBackgroundTask`), ended
-/// when its answer arrives.
+/// when its answer is over: at once for a whole answer, and for a streamed one (Server-Sent Events,
+/// a download) when its body has been read to the end, has failed, or has been dropped.
 ///
 /// ```swift
 /// server.middlewares = [BackgroundExecution(), BearerAuthorization(token: token)]
@@ -38,8 +39,15 @@ public struct BackgroundExecution: Middleware {
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         let assertion = await Assertion.begin(named: name)
-        defer { Task { @MainActor in assertion.end() } }
-        return try await next(request, body)
+        let end: @Sendable () -> Void = { Task { @MainActor in assertion.end() } }
+        do {
+            let (answer, response) = try await next(request, body)
+            // The head of a streamed answer comes back here long before its body ends.
+            return (answer.whenFinished(end), response)
+        } catch {
+            end()
+            throw error
+        }
     }
 }
 
