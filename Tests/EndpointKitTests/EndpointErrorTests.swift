@@ -35,6 +35,17 @@ import Testing
         #expect(error.description.hasPrefix("GET /api/v1/me: the request failed: the device is offline"))
     }
 
+    /// Apple platforms refuse plain `http://` (URLError -1022) unless Info.plist allows it.
+    @Test func `an App Transport Security refusal names ATS and the Info.plist key that allows it`() async throws {
+        let error = try await #require(throws: EndpointError.self) {
+            try await Me().call(on: .stub(FailingTransport(error: URLError(.appTransportSecurityRequiresSecureConnection))))
+        }
+        #expect(error.kind == .transportFailed)
+        #expect(error.description.contains("App Transport Security refused a plain http:// connection"))
+        #expect(error.description.contains("NSAllowsLocalNetworking"))
+        #expect(error.description.contains("(URLError -1022)"))
+    }
+
     @Test func `cancellation from the transport stays a CancellationError`() async throws {
         await #expect(throws: CancellationError.self) {
             try await Me().call(on: .stub(FailingTransport(error: CancellationError())))

@@ -23,6 +23,9 @@ extension URLError {
         case .badServerResponse: words = "the server's response was not valid HTTP"
         case .cancelled: words = "the request was cancelled"
         case .unsupportedURL: words = "the URL is not supported"
+        case .appTransportSecurityRequiresSecureConnection:
+            // Apple platforms only: App Transport Security blocks plain http:// unless Info.plist allows it.
+            words = "App Transport Security refused a plain http:// connection: use https://, or allow it in the app's Info.plist (NSAppTransportSecurity with NSAllowsLocalNetworking for a server on localhost or the local network, NSExceptionDomains for one named host)"
         default: words = "the request failed"
         }
         return "\(words) (URLError \(code.rawValue))"
