@@ -7,7 +7,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "EndpointKit",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     // A small core and four optional products. Each optional product reaches the core through
     // `package` declarations only; the core knows nothing of tests, contracts or models.
     products: [
@@ -25,8 +25,15 @@ let package = Package(
         .target(name: "EndpointKitMCP", dependencies: ["EndpointKit", "EndpointKitContract", "EndpointKitTools"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndpointKitTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP"],
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP", "ReflectionFreeFixtures"],
             swiftSettings: swiftSettings
+        ),
+        // Types compiled as an app target with Reflection Metadata Level "None" is: enums without
+        // case names. In no product, so the flag never reaches a user's build.
+        .target(
+            name: "ReflectionFreeFixtures",
+            path: "Tests/ReflectionFreeFixtures",
+            swiftSettings: swiftSettings + [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]
         ),
         .testTarget(
             name: "EndpointKitIntegrationTests",

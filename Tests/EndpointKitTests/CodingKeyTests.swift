@@ -3,6 +3,7 @@
 @testable import EndpointKitTesting
 @testable import EndpointKitTools
 import Foundation
+import ReflectionFreeFixtures
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -110,5 +111,40 @@ import Testing
             init?(intValue: Int) { nil }
         }
         #expect(CodingKeyName.differingSwiftName(of: PlainKey(stringValue: "a")) == nil)
+        #expect(CodingKeyName.isEnum(Record.CodingKeys.self))
+        #expect(!CodingKeyName.isEnum(PlainKey.self))
+        #expect(!CodingKeyName.isEnum(Optional<Record.CodingKeys>.self))
+    }
+
+    struct PutManifest: Endpoint {
+        let endpoint = Restful(.put, "manifests/latest")
+        let manifest: ReflectionFreeFixtures.ImageManifest
+        typealias ReturnPayloadType = EmptyPayload
+    }
+
+    /// An app built with Reflection Metadata Level "None" has no case names: `schemaVersion`
+    /// cannot be told from a property name there, and guessing would send `schema_version` in
+    /// Release where Debug sends `schemaVersion`.
+    @Test func `keys without case names fail the call with the build setting to change, and send nothing`() async throws {
+        let transport = RecordingTransport()
+        let error = try await #require(throws: EndpointError.self) {
+            try await PutManifest(manifest: ReflectionFreeFixtures.ImageManifest(version: 2, mediaType: "oci")).call(on: .stub(transport))
+        }
+        #expect(error.kind == .invalidRequest)
+        #expect(error.reason.contains("the case names of ReflectionFreeFixtures.ImageManifest.CodingKeys are not in the app's binary"))
+        #expect(error.reason.contains("Reflection Metadata Level"))
+        #expect(transport.requests.isEmpty)
+        // Only the call whose keys missed fails: the next one, on the same thread, is sent.
+        try await Manifest(reference: "v1", version: 2, mediaType: "oci", layerCount: 3, tagName: "t").call(on: .stub(transport))
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func `keys without case names that need none are sent as usual`() throws {
+        // `pageSize` converts to `page_size` whether or not it was spelled by hand: no name needed…
+        #expect(SnakeCase.convertUnlessExplicit(PlainKeys.pageSize) == "page_size")
+        // …but it was asked for, and counted as a miss on this thread.
+        let before = CodingKeyName.missesOnThisThread
+        _ = CodingKeyName.differingSwiftName(of: PlainKeys.pageSize)
+        #expect(CodingKeyName.missesOnThisThread == before + 1)
     }
 }

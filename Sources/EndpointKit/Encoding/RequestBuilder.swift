@@ -66,6 +66,7 @@ package enum RequestBuilder {
             strategiesOf: server.encoder, pathNames: template.names, destination: destination(for: format?.kind),
             arrays: server.arrayEncoding)
         var json: Data?
+        let keyMisses = CodingKeyName.missesOnThisThread
         do {
             if format?.kind == .json {
                 json = try server.encoder.encode(BodyEncoding(value: endpoint, parameters: parameters))
@@ -85,6 +86,8 @@ package enum RequestBuilder {
             let what = format?.kind == .json ? "body" : "parameters"
             throw failure("the \(what) could not be encoded: \(describe(error))", error)
         }
+        // Keys spelled by hand cannot be told apart in a build without reflection metadata.
+        if CodingKeyName.missesOnThisThread != keyMisses { throw failure(CodingKeyName.missingNamesProblem) }
 
         var urlString = base.url
         urlString += "/"
