@@ -112,3 +112,72 @@ extension Server {
         #expect(balance == 7)
     }
 }
+
+// MARK: - Progress in a main-actor app target
+
+nonisolated struct ExportArchive: Endpoint {
+    let endpoint = Restful(.get, "archive")
+    typealias ReturnPayloadType = ByteStream
+}
+
+nonisolated struct SendNote: Endpoint {
+    let endpoint = Restful(.post, "notes")
+    let text: String
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+/// A view model's progress, main-actor isolated as app code is by default.
+final class TransferModel {
+    var completed: [Int64] = []
+    var fraction = 0.0
+}
+
+@Suite struct MainActorProgressTests {
+    /// In an Xcode 26 app target a `@Sendable` progress closure could not touch this model; the
+    /// closure now runs on the caller's actor, in order, its final report before the call returns.
+    @Test func `download progress updates main-actor state from a plain closure`() async throws {
+        let stubs = StubTransport()
+        let chunks = (0..<4).map { _ in Data(repeating: 7, count: 1_000) }
+        stubs.on(ExportArchive.self, .chunks(chunks, interval: 0.06, headers: ["Content-Length": "4000"]))
+        let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+        let model = TransferModel()
+        let file = try await ExportArchive().download(on: server) { progress in
+            MainActor.assertIsolated()
+            model.completed.append(progress.completed)
+            model.fraction = progress.fractionCompleted ?? 0
+        }
+        defer { try? FileManager.default.removeItem(at: file.payload) }
+        #expect(model.completed.last == 4_000)
+        #expect(model.completed == model.completed.sorted())  // in order
+        #expect(model.fraction == 1)
+        #expect(try Data(contentsOf: file.payload).count == 4_000)
+    }
+
+    @Test func `upload progress updates main-actor state from a plain closure`() async throws {
+        let stubs = StubTransport()
+        stubs.on(SendNote.self, .status(204))
+        let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+        let model = TransferModel()
+        try await SendNote(text: "hello").call(on: server) { progress in
+            MainActor.assertIsolated()
+            model.fraction = progress.fractionCompleted ?? 0
+        }
+        #expect(model.fraction == 1)
+    }
+}
+
+@Suite struct MainActorLogTests {
+    @Test func `a main-actor model keeps a logger's lines from its stream`() async throws {
+        let (logger, lines) = RequestLogger.makeStream()
+        var server = Server(origin: URL(string: "https://api.test")!, transport: CannedTransport())
+        server.middlewares = [logger]
+        _ = try await Balance().call(on: server)
+        var console: [String] = []
+        for await line in lines {
+            console.append(line)
+            if console.count == 2 { break }
+        }
+        #expect(console[0] == "--> GET /api/v1/balance")
+        #expect(console[1].hasPrefix("<-- 200 OK GET /api/v1/balance ("))
+    }
+}

@@ -11,7 +11,7 @@ extension Endpoint {
     ///
     /// ```swift
     /// let download = try await ExportReport(id: 7).download(to: destination) { progress in
-    ///     print(progress.fractionCompleted ?? 0)
+    ///     fraction = progress.fractionCompleted ?? 0  // on the caller's actor: a view's state may change here
     /// }
     /// print(download.payload, download.statusCode, download.suggestedFilename ?? "-")
     /// ```
@@ -40,10 +40,12 @@ extension Endpoint {
     ///   - server: The server to call; `nil` for the endpoint's (``Endpoint/server`` or
     ///     ``Server/default``).
     ///   - resumable: Whether to keep an interrupted download and resume it on the next call.
-    ///   - progress: Called as bytes arrive (on any thread): bytes written so far, including those
-    ///     from before a resumption, and the size of the whole file when the server says it. At
-    ///     most one call every 50 ms, so that a user interface can keep up; the first call and the
-    ///     final one (the whole file) are always made.
+    ///   - isolation: The actor `progress` runs on: the caller's, which you do not pass.
+    ///   - progress: Called as bytes arrive, on the caller's actor (the main actor in app code, so
+    ///     it may update a view's state): bytes written so far, including those from before a
+    ///     resumption, and the size of the whole file when the server says it. At most one call
+    ///     every 50 ms, and only the newest count while the actor is busy; the final one (the whole
+    ///     file) is always made, before the call returns.
     /// - Returns: The response: its ``Response/payload`` is the file's URL (`destination`, or the
     ///   temporary file); status (`200`, `206` when resumed, `416` when the partial file was
     ///   already whole), headers, the final URL after redirects in `httpResponse.url`, and
@@ -52,17 +54,20 @@ extension Endpoint {
     @discardableResult
     public func download(
         to destination: URL? = nil, on server: Server? = nil, resumable: Bool = false,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        isolation: isolated (any Actor)? = #isolation,
+        progress: ((TransferProgress) -> Void)? = nil
     ) async throws -> Response<URL> {
         do {
-            return try await downloadUnnamed(to: destination, on: server, resumable: resumable, progress: progress)
+            return try await ProgressRelay.run(isolation: isolation, report: progress) { throttle in
+                try await downloadUnnamed(to: destination, on: server, resumable: resumable, progress: throttle)
+            }
         } catch let error as EndpointError {
             throw error.naming(Self.self)
         }
     }
 
     private func downloadUnnamed(
-        to destination: URL?, on server: Server?, resumable: Bool, progress: (@Sendable (TransferProgress) -> Void)?
+        to destination: URL?, on server: Server?, resumable: Bool, progress: ProgressThrottle?
     ) async throws -> Response<URL> {
         let server = try (server ?? defaultServer()).overridden()
         var prepared = try await prepare(on: server, at: nil)
@@ -71,7 +76,7 @@ extension Endpoint {
         let file = DownloadFile(
             target: target, resumable: resumable && destination != nil, limit: Self.maximumResponseSize,
             label: ResponseDecoder.label(for: prepared.request))
-        let (url, response) = try await file.download(progress: progress.map(ProgressThrottle.init)) { range in
+        let (url, response) = try await file.download(progress: progress) { range in
             var request = prepared
             if let range {
                 request.request.setValue("bytes=\(range.offset)-", forHTTPHeaderField: "Range")
