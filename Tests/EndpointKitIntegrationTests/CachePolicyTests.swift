@@ -17,13 +17,13 @@ import FoundationNetworking
     }
 
     @Test func `every request EndpointKit builds ignores local cached data`() async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         let response = try await Respond<String>(status: 200, type: "text/plain", body: "x").callWithMetadata(on: loopback.server())
         #expect(response.request.cachePolicy == .reloadIgnoringLocalCacheData)
     }
 
     @Test func `a GET the server says is fresh for an hour is sent again, every time`() async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         let key = "fresh-\(UUID().uuidString)"
         let server = loopback.server()
         for _ in 0..<3 {

@@ -16,7 +16,7 @@ import Testing
 /// run in four of these, and cancelled calls still reached the server.
 @Suite struct CancellationTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     struct Mark: Endpoint {
         var endpoint: Restful { Restful(.post, "mark/\(run)/\(index)") }

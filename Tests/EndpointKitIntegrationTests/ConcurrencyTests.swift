@@ -10,7 +10,7 @@ import Testing
 
 @Suite struct ConcurrencyTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     struct Lookup: Endpoint {
         var endpoint: Restful { Restful(.get, "lookup/{id}") }

@@ -16,8 +16,8 @@ import Testing
 @Suite struct DownloadTests {
     let loopback: LoopbackServer
     let server: Server
-    init() throws {
-        loopback = try LoopbackServer.shared()
+    init() async throws {
+        loopback = try await LoopbackServer.ready()
         server = loopback.server()
     }
 

@@ -14,7 +14,7 @@ import Testing
 /// Failures from a real server: each is a typed error that names what went wrong, promptly.
 @Suite struct FailureTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     @Test(arguments: [404, 422, 500, 503])
     func `a non-2xx status throws with the status and the body`(status: Int) async throws {

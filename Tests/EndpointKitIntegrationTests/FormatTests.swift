@@ -31,7 +31,7 @@ struct ParsedMultipart: Decodable, Sendable {
 /// Request bodies and response shapes against the real loopback server.
 @Suite struct FormatTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     var server: Server {
         var server = loopback.server()

@@ -14,7 +14,7 @@ import Testing
 /// Bodies that would exhaust memory and servers that would hold a call forever.
 @Suite struct LimitTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     struct Big: Endpoint {
         var endpoint: Restful { Restful(.get, "big") }

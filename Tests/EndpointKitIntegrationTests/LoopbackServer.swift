@@ -25,6 +25,14 @@ struct LoopbackServer: Sendable {
         try started.get().server
     }
 
+    /// The server, started on first use on a thread of its own: the first start may make a Python
+    /// virtual environment and run `pip install` for a minute or two, and callers waiting for it
+    /// must not hold Swift concurrency's threads (two on these machines) meanwhile, or every other
+    /// test, in-memory ones included, stalls and times out.
+    static func ready() async throws -> LoopbackServer {
+        try await onOwnThread { try shared() }
+    }
+
     private static let started = Result { try LoopbackServer.launch() }
 
     /// A server of its own, for a test that stops it (`RunningLoopbackServer.stop()`).

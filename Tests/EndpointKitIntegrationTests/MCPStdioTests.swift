@@ -45,7 +45,7 @@ private struct SlowCall: Endpoint, Decodable {
     }
 
     @Test(.timeLimit(.minutes(5))) func `the official MCP client lists, calls and cancels over stdio`() async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         let key = UUID().uuidString.lowercased()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Server/mcp_client.py")
         var environment = ProcessInfo.processInfo.environment

@@ -16,7 +16,7 @@ import Testing
 /// other's memory.
 @Suite(.serialized) struct MemoryTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     struct Upload: Endpoint {
         let endpoint = Restful(.post, "multipart", body: .multipart)

@@ -14,7 +14,7 @@ import Testing
 /// Authorization, token refresh, retries and logging against the real loopback server.
 @Suite struct MiddlewareIntegrationTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     /// The loopback server with EndpointKit's default coders and `middlewares`. Timing tests pass
     /// a transport of their own, so that other tests' calls do not queue in front of theirs.

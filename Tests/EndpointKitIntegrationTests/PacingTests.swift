@@ -13,7 +13,7 @@ import Testing
 /// upper bounds far above what a loaded machine needs.
 @Suite struct PacingTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     /// The loopback server for looking at what it saw, through the shared transport: polling
     /// through a new session each time would leave hundreds of sessions behind.

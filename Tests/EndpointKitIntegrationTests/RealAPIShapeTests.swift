@@ -16,8 +16,8 @@ import Testing
 /// and 304 with the cache.
 @Suite struct RealAPIShapeTests {
     /// The loopback server with EndpointKit's default (snake_case) coders.
-    static func api(_ middlewares: [any Middleware] = []) throws -> Server {
-        var server = Server(origin: try LoopbackServer.shared().origin, pathPrefix: "")
+    static func api(_ middlewares: [any Middleware] = []) async throws -> Server {
+        var server = Server(origin: try await LoopbackServer.ready().origin, pathPrefix: "")
         server.middlewares = middlewares
         return server
     }
@@ -53,11 +53,13 @@ import Testing
     }
 
     @Test func `an upload session's Location is called as given, with the endpoint's body`() async throws {
-        let server = try LoopbackServer.shared().server()
+        let loopback = try await LoopbackServer.ready()
+        let server = loopback.server()
+        let loopbackOrigin = loopback.origin.absoluteString
         let started = try await StartUpload(name: "library/ubuntu").callWithMetadata(on: server)
         #expect(started.statusCode == 202)
         let session = try #require(started.location)
-        #expect(session.absoluteString == "\(try LoopbackServer.shared().origin.absoluteString)/v2/library/ubuntu/blobs/uploads/session-1?_state=s%2B1")
+        #expect(session.absoluteString == "\(loopbackOrigin)/v2/library/ubuntu/blobs/uploads/session-1?_state=s%2B1")
         let echo = try await FinishUpload(digest: "sha256:1", blob: Data("layer".utf8)).call(at: session, on: server)
         #expect(echo.method == "PUT")
         #expect(echo.target == "/v2/library/ubuntu/blobs/uploads/session-1?_state=s%2B1&digest=sha256%3A1")  // @QueryItem follows
@@ -81,23 +83,23 @@ import Testing
 
     @Test func `Link rel=next pages arrive in order until the last`() async throws {
         var items: [Int] = []
-        for try await item in LinkPages().items(on: try Self.api()) { items.append(item) }
+        for try await item in LinkPages().items(on: try await Self.api()) { items.append(item) }
         #expect(items == [1, 2, 3, 4, 5])
         var limited: [Int] = []
-        for try await item in LinkPages(total: 1_000).items(limit: 3, on: try Self.api()) { limited.append(item) }
+        for try await item in LinkPages(total: 1_000).items(limit: 3, on: try await Self.api()) { limited.append(item) }
         #expect(limited == [1, 2, 3])
     }
 
     @Test func `a looping server and one that fails on page 3 end the sequence with an error`() async throws {
         var pages = 0
         let loop = await #expect(throws: EndpointError.self) {
-            for try await _ in LinkPages(total: 100, loop: 1).pages(on: try Self.api()) { pages += 1 }
+            for try await _ in LinkPages(total: 100, loop: 1).pages(on: try await Self.api()) { pages += 1 }
         }
         #expect(loop?.kind == .paginationFailed)
         #expect(pages == 2)
         var delivered: [Int] = []
         let failure = await #expect(throws: EndpointError.self) {
-            for try await item in LinkPages(total: 100, failAt: 3).items(on: try Self.api()) { delivered.append(item) }
+            for try await item in LinkPages(total: 100, failAt: 3).items(on: try await Self.api()) { delivered.append(item) }
         }
         #expect(failure?.statusCode == 500)
         #expect(delivered == [1, 2, 3, 4])
@@ -112,7 +114,7 @@ import Testing
 
     @Test func `Next-Page URLs are followed as given`() async throws {
         var pages: [[String]] = []
-        for try await page in KintoRecords().pages(on: try Self.api()) { pages.append(page.payload.data) }
+        for try await page in KintoRecords().pages(on: try await Self.api()) { pages.append(page.payload.data) }
         #expect(pages == [["a", "b"], ["c", "d"], ["e"]])
     }
 
@@ -133,10 +135,10 @@ import Testing
 
     @Test func `a payload cursor and page numbers page through a real server`() async throws {
         var cursorItems: [String] = []
-        for try await item in CursorPages().items(on: try Self.api()) { cursorItems.append(item) }
+        for try await item in CursorPages().items(on: try await Self.api()) { cursorItems.append(item) }
         #expect(cursorItems == ["x1", "x2", "x3"])
         var numbers: [Int] = []
-        for try await item in NumberPages().items(on: try Self.api()) { numbers.append(item) }
+        for try await item in NumberPages().items(on: try await Self.api()) { numbers.append(item) }
         #expect(numbers == [10, 11, 20, 21, 30, 31])
     }
 
@@ -174,7 +176,7 @@ import Testing
     }
 
     @Test func `a whole-body array and an empty POST arrive as sent`() async throws {
-        let server = try LoopbackServer.shared().server()
+        let server = try await LoopbackServer.ready().server()
         server.encoder.outputFormatting = .sortedKeys
         let patch = try await JSONPatch(operations: [Operation(op: "remove", path: "/a")]).call(on: server)
         #expect(patch.body == #"[{"op":"remove","path":"\/a"}]"#)
@@ -231,7 +233,7 @@ import Testing
 
     @Test func `HTTPCache turns a real 304 into the stored payload`() async throws {
         let key = UUID().uuidString
-        let server = try Self.api([HTTPCache()])
+        let server = try await Self.api([HTTPCache()])
         #expect(try await GetResource(key: key).call(on: server) == Resource(key: key, version: "1"))
         #expect(try await GetResource(key: key).call(on: server) == Resource(key: key, version: "1"))
         #expect(try await GetResource(key: key, version: "2").call(on: server) == Resource(key: key, version: "2"))
@@ -248,6 +250,6 @@ struct LoopbackEcho: LoopbackBound {
 
 protocol LoopbackBound: Endpoint {}
 extension LoopbackBound {
-    static var server: Server? { try? LoopbackServer.shared().server() }
+    static var server: Server? { try? LoopbackServer.shared().server() }  // started by then: the suites start it first
 }
 #endif

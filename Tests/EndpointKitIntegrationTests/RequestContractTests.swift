@@ -87,7 +87,7 @@ private struct RemoveItem: Endpoint, Decodable {
 
 @Suite struct RequestContractTests {
     @Test func `requests EndpointKit sends validate against its own OpenAPI document with openapi-core`() async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         var server = loopback.server(pathPrefix: "contract")
         server.middlewares = [BearerAuthorization(token: "t0k3n")]
         let document = try OpenAPIDocument(

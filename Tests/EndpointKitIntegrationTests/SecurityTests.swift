@@ -14,7 +14,7 @@ import Testing
 /// What a hostile redirect or a careless middleware can make EndpointKit send, on the wire.
 @Suite struct SecurityTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     struct FTPLog: Endpoint {
         var endpoint: Restful { Restful(.get, "ftp-log") }

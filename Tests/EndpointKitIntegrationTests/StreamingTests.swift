@@ -15,7 +15,7 @@ import Testing
 /// Events, JSON Lines and raw bytes, read as they arrive through URLSessionTransport.
 @Suite struct StreamingTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     func server(_ middlewares: [any Middleware] = []) -> Server {
         var server = loopback.server()
@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func `an expired token is refreshed before the stream starts, and the events follow`() async throws {
-        let middleware = try MiddlewareIntegrationTests()
+        let middleware = try await MiddlewareIntegrationTests()
         let realm = "stream-\(UUID().uuidString)"
         try await MiddlewareIntegrationTests.Configure(realm: realm, refresh: "refresh-0", refreshWorks: true).call(on: server())
         let (api, _) = middleware.refreshing(realm: realm, store: InMemoryTokenStore(Tokens(accessToken: "stale", refreshToken: "refresh-0")))

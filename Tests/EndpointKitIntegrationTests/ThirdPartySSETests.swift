@@ -16,8 +16,8 @@ import Testing
 @Suite struct ThirdPartySSETests {
     let server: Server
 
-    init() throws {
-        let port = try StarletteServer.shared()
+    init() async throws {
+        let port = try await onOwnThread { try StarletteServer.shared() }
         server = Server(origin: URL(string: "http://127.0.0.1:\(port)")!, pathPrefix: "")
     }
 

@@ -28,7 +28,7 @@ private struct CreateOrder: Endpoint, Decodable {
         (#"{"items": [], "items": []}"#, #"the field "items" appears twice"#),
     ])
     func `arguments refused at any depth send nothing to the server`(arguments: String, message: String) async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         // EndpointKit's own coders (snake_case both ways), so that the schema's names are the decoder's.
         let server = Server(origin: loopback.origin, pathPrefix: "")
         let key = UUID().uuidString

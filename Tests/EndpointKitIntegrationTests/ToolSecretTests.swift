@@ -74,7 +74,7 @@ private struct EchoMismatch: Endpoint, Decodable {
     @Test(arguments: 0..<middlewares.count, ["json", "html", "text"])
     func `no credential a middleware sent reaches the model, in any result`(index: Int, format: String) async throws {
         let (label, middlewares, headers) = Self.middlewares[index]
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         var server = loopback.server()
         server.middlewares = middlewares
         server.headers.merge(headers) { $1 }
@@ -102,7 +102,7 @@ private struct EchoMismatch: Endpoint, Decodable {
     }
 
     @Test func `a cut result never keeps part of a secret`() async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         var server = loopback.server()
         server.middlewares = [BearerAuthorization(token: Self.token)]
         for limit in stride(from: 256, through: 1024, by: 37) {

@@ -121,7 +121,7 @@ private struct Plain: Endpoint {
 
 @Suite struct UserMiddlewareTests {
     @Test func `a middleware of the app's own sees a stream as a stream and caches no empty body`() async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         let cache = NaiveCache()
         var server = loopback.server()
         server.middlewares = [cache]
@@ -135,7 +135,7 @@ private struct Plain: Endpoint {
     }
 
     @Test func `a credential header of the app's own is stripped on a cross-origin redirect and redacted in logs`() async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         let lines = Shared<[String]>([])
         var server = loopback.server()
         server.middlewares = [SessionHeader(secret: "s3ss10n-value"), RequestLogger(verbose: true) { line in lines.withLock { $0.append(line) } }]
@@ -150,7 +150,7 @@ private struct Plain: Endpoint {
     }
 
     @Test func `a middleware sees the request body as bytes and sends other bytes by passing them on`() async throws {
-        var server = try LoopbackServer.shared().server()
+        var server = try await LoopbackServer.ready().server()
         let rewrite = RewriteBody { body in
             guard case .data(let bytes) = body else { return body }
             return .data(Data(String(decoding: bytes, as: UTF8.self).uppercased().utf8))
@@ -165,7 +165,7 @@ private struct Plain: Endpoint {
         let source = FileManager.default.temporaryDirectory.appendingPathComponent("ek-\(UUID().uuidString).txt")
         try Data("line one\nline two\n".utf8).write(to: source)
         defer { try? FileManager.default.removeItem(at: source) }
-        var server = try LoopbackServer.shared().server()
+        var server = try await LoopbackServer.ready().server()
         let digests = Shared<[String]>([])
         let rewrite = RewriteBody { body in
             // A signer reads the whole body, then passes the same stream on.
@@ -185,7 +185,7 @@ private struct Plain: Endpoint {
     }
 
     @Test func `a stream a middleware makes is sent as the body, and refused when sent a second time`() async throws {
-        var server = try LoopbackServer.shared().server()
+        var server = try await LoopbackServer.ready().server()
         let chunks = ["first,", "second,", "third"]
         let toStream = RewriteBody { _ in
             .stream(ByteStream(AsyncStream { continuation in
@@ -205,7 +205,7 @@ private struct Plain: Endpoint {
     }
 
     @Test func `a middleware that sets httpBody without passing the body on is refused before anything is sent`() async throws {
-        let loopback = try LoopbackServer.shared()
+        let loopback = try await LoopbackServer.ready()
         var server = loopback.server()
         server.middlewares = [SetsHTTPBodyOnly()]
         let error = try await #require(throws: EndpointError.self) { try await PostNote(text: "x").call(on: server) }
@@ -215,7 +215,7 @@ private struct Plain: Endpoint {
     }
 
     @Test func `a call that streams takes bytes a middleware answers with, and an ordinary call takes a stream`() async throws {
-        var server = try LoopbackServer.shared().server()
+        var server = try await LoopbackServer.ready().server()
         server.middlewares = [AnswersWithBytes(bytes: Data("data: cached\n\n".utf8))]
         var texts: [String] = []
         for try await event in try await Events().call(on: server) { texts.append(event.data) }

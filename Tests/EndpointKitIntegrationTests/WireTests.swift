@@ -14,7 +14,7 @@ import Testing
 /// The wire rules as a real HTTP server sees them.
 @Suite struct WireTests {
     let loopback: LoopbackServer
-    init() throws { loopback = try LoopbackServer.shared() }
+    init() async throws { loopback = try await LoopbackServer.ready() }
 
     struct Search: Endpoint {
         var endpoint: Restful { Restful(.get, "search/{userID}/files/{name}") }
