@@ -1,6 +1,7 @@
 // The loopback server runs as a child `Process`, which exists on macOS and Linux only: on iOS, tvOS
 // and watchOS these tests compile to nothing.
 #if os(macOS) || os(Linux)
+import EndpointKit
 import Foundation
 
 /// The real HTTP server the integration tests talk to: `Server/loopback_server.py`, started once
@@ -19,25 +20,29 @@ struct LoopbackServer: Sendable {
     var origin: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var otherOrigin: URL { URL(string: "http://127.0.0.1:\(otherPort)")! }
 
-    /// The server, started on first use. It runs (its stdin open) for the life of the test
-    /// process.
-    static func shared() throws -> LoopbackServer {
-        try started.get().server
-    }
-
-    /// The server, started on first use on a thread of its own: the first start may make a Python
-    /// virtual environment and run `pip install` for a minute or two, and callers waiting for it
-    /// must not hold Swift concurrency's threads (two on these machines) meanwhile, or every other
-    /// test, in-memory ones included, stalls and times out.
+    /// The server, started on first use, on a thread of its own: the first start may make a
+    /// Python virtual environment and run `pip install` for a minute or two, and callers waiting
+    /// for it must not hold Swift concurrency's threads (two on these machines) meanwhile, or every
+    /// other test, in-memory ones included, stalls and times out. There is no blocking accessor.
+    /// The server runs (its stdin open) for the life of the test process.
     static func ready() async throws -> LoopbackServer {
-        try await onOwnThread { try shared() }
+        if let server = current { return server }
+        let server = try await onOwnThread { try started.get().server }
+        readyServer.withLock { $0 = server }
+        return server
     }
 
-    private static let started = Result { try LoopbackServer.launch() }
+    /// The server once ``ready()`` has returned it, without waiting: for a static requirement
+    /// (an endpoint family's `server`) read by tests that started it first.
+    static var current: LoopbackServer? { readyServer.withLock { $0 } }
 
-    /// A server of its own, for a test that stops it (`RunningLoopbackServer.stop()`).
-    static func launch() throws -> RunningLoopbackServer {
-        try RunningLoopbackServer()
+    private static let readyServer = Locked<LoopbackServer?>(nil)
+    private static let started = Result { try RunningLoopbackServer() }
+
+    /// A server of its own, for a test that stops it (`RunningLoopbackServer.stop()`), started on a
+    /// thread of its own like ``ready()``.
+    static func launch() async throws -> RunningLoopbackServer {
+        try await onOwnThread { try RunningLoopbackServer() }
     }
 
     struct StartFailure: Error, CustomStringConvertible {

@@ -25,6 +25,7 @@ import Testing
     // MARK: Binding
 
     @Test func `a bound family reaches its server without on:, and withTransport keeps it off the network`() async throws {
+        _ = try await LoopbackServer.ready()  // the family's static `server` reads it without waiting
         let echo = try await LoopbackEcho(tag: "bound").response
         #expect(echo.target == "/bound-echo?tag=bound")
         let stubs = StubTransport()
@@ -33,7 +34,7 @@ import Testing
             try await Server.withTransport(stubs) { try await LoopbackEcho(tag: "stubbed").response }
         }
         #expect(error?.statusCode == 418)
-        let seen = try await Seen(prefix: "/bound-echo?tag=stubbed").call(on: LoopbackServer.shared().server())
+        let seen = try await Seen(prefix: "/bound-echo?tag=stubbed").call(on: LoopbackServer.ready().server())
         #expect(seen.paths.isEmpty)
     }
 
@@ -155,7 +156,7 @@ import Testing
 
     @Test func `merge-patch with null, a vendor type and If-Match arrive as sent`() async throws {
         let echo = try await PatchRecord(path: "buckets/b 1/r", title: .value("T"), note: .null, version: "\"7\"")
-            .call(on: LoopbackServer.shared().server())
+            .call(on: LoopbackServer.ready().server())
         #expect(echo.target == "/records/buckets/b%201/r")
         #expect(echo.body == #"{"note":null,"title":"T"}"# || echo.body == #"{"title":"T","note":null}"#)
         #expect(echo.headers["content-type"] == "application/merge-patch+json")
@@ -197,7 +198,7 @@ import Testing
 
     @Test func `array styles are read back by a real query parser`() async throws {
         let echo = try await Series(match: ["up", "a,b"], inName: ["x", "y,z"], tag: ["1", "2"])
-            .call(on: LoopbackServer.shared().server())
+            .call(on: LoopbackServer.ready().server())
         #expect(echo.query["match[]"] == ["up", "a,b"])
         #expect(echo.query["in_name"] == ["x,y,z"])  // the comma inside "y,z" travels as %2C
         #expect(echo.target.contains("in_name=x,y%2Cz"))
@@ -210,7 +211,7 @@ import Testing
     }
 
     @Test func `an endpoint's own prefix replaces the server's on the wire`() async throws {
-        let echo = try await Healthy().call(on: LoopbackServer.shared().server(pathPrefix: "/api/v1"))
+        let echo = try await Healthy().call(on: LoopbackServer.ready().server(pathPrefix: "/api/v1"))
         #expect(echo.target == "/-/healthy")
     }
 
@@ -250,6 +251,6 @@ struct LoopbackEcho: LoopbackBound {
 
 protocol LoopbackBound: Endpoint {}
 extension LoopbackBound {
-    static var server: Server? { try? LoopbackServer.shared().server() }  // started by then: the suites start it first
+    static var server: Server? { LoopbackServer.current?.server() }  // its tests start it first
 }
 #endif

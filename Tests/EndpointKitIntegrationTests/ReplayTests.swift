@@ -67,7 +67,7 @@ import Testing
     @Test func `exchanges recorded from a real server replay identically once it is stopped`() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let running = try LoopbackServer.launch()
+        let running = try await LoopbackServer.launch()
         let origin = running.server.origin
 
         let recorded = try await run(on: server(origin, ReplayTransport(directory: directory, mode: .record())))
