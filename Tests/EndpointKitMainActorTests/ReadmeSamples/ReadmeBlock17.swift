@@ -11,34 +11,32 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct ListCheers: nonisolated Endpoint, nonisolated Decodable {  // + Decodable: the compiler writes it
-    var endpoint: Restful { Restful(.get, "users/{userId}/cheers") }  // computed: a stored Restful is not decodable
-    let userId: Int
-    let since: Date?
-    @HeaderField("X-Request-ID") var requestID: String? = nil
-    typealias ReturnPayloadType = [CheerReceipt]
-}
+import Observation
 
-nonisolated struct CheerReceipt: Decodable, Sendable {
-    enum Size: String, Decodable, Sendable, CaseIterable { case small, large }
-    let size: Size
-    let amount: Int
-    let boughtAt: Date
-}
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+@Observable final class ReportDownload {
+    var fraction = 0.0
+    var file: URL?
 
-nonisolated extension ListCheers: Documented {                   // optional: summary, tags, notes
-    static var documentation: Documentation {
-        Documentation(summary: "List a user's cheers", tags: ["cheers"],
-                      properties: ["since": "Only cheers bought after this date"])
+    func start(saving destination: URL) async throws {
+        let download = try await ExportReport(id: 7).download(to: destination) { progress in
+            self.fraction = progress.fractionCompleted ?? 0  // on the main actor, like this method
+        }
+        file = download.payload
     }
 }
 
-func readmeBlock17Part1() async throws {
-let schema = try JSONSchema(for: CheerReceipt.self)              // {"title": "CheerReceipt", "type": "object", …}
-print(String(decoding: try schema.json(prettyPrinted: true), as: UTF8.self))
+#if canImport(SwiftUI)
+import SwiftUI
 
-let api = Server(origin: URL(string: "https://reiterate.app")!)
-let document = try OpenAPIDocument(title: "Reiterate", version: "2.1", servers: [api], endpoints: [ListCheers.self])
-try document.yaml().write(to: URL(fileURLWithPath: "openapi.yaml"))   // or document.json()
-_ = (schema, api, document)
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+struct ReportProgressView: View {
+    @State private var model = ReportDownload()
+    let destination: URL
+
+    var body: some View {
+        ProgressView(value: model.fraction)
+            .task { try? await model.start(saving: destination) }
+    }
 }
+#endif

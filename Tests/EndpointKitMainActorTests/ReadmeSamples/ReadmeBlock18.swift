@@ -11,17 +11,34 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated enum Reward: Decodable, CustomJSONSchema {
-    case cheers(count: Int)
-    case badge(name: String)
+struct ListCheers: nonisolated Endpoint, nonisolated Decodable {  // + Decodable: the compiler writes it
+    var endpoint: Restful { Restful(.get, "users/{userId}/cheers") }  // computed: a stored Restful is not decodable
+    let userId: Int
+    let since: Date?
+    @HeaderField("X-Request-ID") var requestID: String? = nil
+    typealias ReturnPayloadType = [CheerReceipt]
+}
 
-    static var jsonSchema: JSONSchema {
-        .oneOf([   // one key, the case's name: Swift's synthesized decoding refuses any other
-            .object(["cheers": .object(["count": .integer(Int.self)], required: ["count"])],
-                    required: ["cheers"], additionalProperties: false),
-            .object(["badge": .object(["name": .string()], required: ["name"])],
-                    required: ["badge"], additionalProperties: false),
-        ])
+nonisolated struct CheerReceipt: Decodable, Sendable {
+    enum Size: String, Decodable, Sendable, CaseIterable { case small, large }
+    let size: Size
+    let amount: Int
+    let boughtAt: Date
+}
+
+nonisolated extension ListCheers: Documented {                   // optional: summary, tags, notes
+    static var documentation: Documentation {
+        Documentation(summary: "List a user's cheers", tags: ["cheers"],
+                      properties: ["since": "Only cheers bought after this date"])
     }
-    static var schemaExample: Reward { .cheers(count: 1) }       // stands in while outer types are probed
+}
+
+func readmeBlock18Part1() async throws {
+let schema = try JSONSchema(for: CheerReceipt.self)              // {"title": "CheerReceipt", "type": "object", …}
+print(String(decoding: try schema.json(prettyPrinted: true), as: UTF8.self))
+
+let api = Server(origin: URL(string: "https://reiterate.app")!)
+let document = try OpenAPIDocument(title: "Reiterate", version: "2.1", servers: [api], endpoints: [ListCheers.self])
+try document.yaml().write(to: URL(fileURLWithPath: "openapi.yaml"))   // or document.json()
+_ = (schema, api, document)
 }

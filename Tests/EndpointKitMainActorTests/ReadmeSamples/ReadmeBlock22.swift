@@ -11,20 +11,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct CheerDigest: Decodable, Sendable {
-    let headline: String
-    let topSizes: [CheerReceipt.Size]
-    let mood: String?                                     // required in the schema, may be null
-}
-
-nonisolated struct DigestRequest: Encodable {
-    let model: String
-    let responseFormat: RawJSON                           // "response_format": {"type": "json_schema", …}
-}
-
-func readmeBlock22Part1(answer: String) async throws {
-let output = try StructuredOutput(CheerDigest.self)
-let request = DigestRequest(model: "gpt-5", responseFormat: output.responseFormat)
-let digest = try output.decode(answer)                    // the model's JSON text → CheerDigest
-_ = (output, request, digest)
+func readmeBlock22Part1(api: Server, askUser: @escaping @Sendable (String) async -> Bool, name: String, arguments: String) async throws {
+let tools = EndpointTools([ListCheers.self], on: api, confirmation: { call in
+    await askUser("Allow \(call.method) \(call.url.path)?")       // before anything but GET and HEAD
+})
+let definitions = try tools.definitions(for: .openAIChat)          // or .openAI, .anthropic, .mcp
+// … send `definitions` with the chat request; for each tool call in the model's answer:
+let result = try await tools.result(name: name, arguments: arguments)
+// result.text goes back to the model: the payload as JSON, or {"error": {…, "fix": …}}
+_ = (tools, definitions, result)
 }

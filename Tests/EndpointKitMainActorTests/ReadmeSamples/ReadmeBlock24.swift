@@ -11,8 +11,6 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock24Part1(mcp: MCPServer, body: Data) async throws {
-let reply = await mcp.handle(body)        // the JSON-RPC answer, or nil for a notification
-let status = reply == nil ? 202 : 200    // 200 with Content-Type: application/json and reply as the body
-_ = (reply, status)
+func readmeBlock24Part1(tools: EndpointTools) async throws {
+try await MCPServer(name: "reiterate", version: "1.0", tools: tools).run()   // stdio, until the client closes it
 }

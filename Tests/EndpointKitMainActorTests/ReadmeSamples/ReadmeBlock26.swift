@@ -12,27 +12,30 @@ import FoundationNetworking
 import Testing
 
 nonisolated extension Server {
-    static let stripe: Server = {
-        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
-        server.arrayEncoding = .brackets                       // payment_method_types[]=card
-        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
+    static let gitHubCached: Server = {
+        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
+                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
+        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
         return server
     }()
 }
 
-struct CreateCheckoutSession: nonisolated Endpoint {
-    static var server: Server? { .stripe }
-    static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
-    let endpoint = Restful(.post, "checkout/sessions", body: .form)
-    @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
-    var paymentMethodTypes = ["card"]
-    let mode: String
-    let successUrl: URL
-    nonisolated struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
+protocol CachedGitHubEndpoint: Endpoint {}
+nonisolated extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
+
+nonisolated struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
+    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
+    let owner: String
+    let repo: String
+    var perPage = 100
+    typealias ReturnPayloadType = [Stargazer]
+    static var pagination: Pagination<Self> { .nextLink }
 }
 
+nonisolated struct Stargazer: Decodable, Sendable { let login: String }
+
 func readmeBlock26Part1() async throws {
-let session = try await CreateCheckoutSession(mode: "payment", successUrl: URL(string: "https://example.com/done")!).response
-// payment_method_types%5B%5D=card&mode=payment&success_url=https%3A%2F%2Fexample.com%2Fdone
-_ = session
+for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
+    print(stargazer.login)
+}
 }

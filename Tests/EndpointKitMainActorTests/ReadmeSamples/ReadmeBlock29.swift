@@ -11,26 +11,35 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
+struct PatchRecord: nonisolated Endpoint {
+    var endpoint: Restful {
+        Restful(.patch, "buckets/{bucket}/collections/{collection}/records/{id}",
+                body: .json(contentType: "application/merge-patch+json"))
+    }
+    let bucket: String
+    let collection: String
+    let id: String
+    @HeaderField("If-Match") var version: String? = nil      // "\"1718\"": fails with 412 if changed
+    var title: Nullable<String>? = nil                        // .value("x") sets, .null deletes, nil leaves
+    var done: Nullable<Bool>? = nil
+    typealias ReturnPayloadType = EmptyPayload
 }
 
-struct Series: nonisolated Endpoint {
-    static var server: Server? { .prometheus }
-    let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
-    @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
-    var start: Date? = nil
-    nonisolated struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
-}
-
-nonisolated struct Healthy: Endpoint {
-    static var server: Server? { .prometheus }
-    let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
-    typealias ReturnPayloadType = String
+nonisolated struct ListRecords: PaginatedEndpoint {
+    var endpoint: Restful { Restful(.get, "buckets/{bucket}/collections/{collection}/records") }
+    let bucket: String
+    let collection: String
+    var limit = 100
+    struct ReturnPayloadType: Decodable, Sendable { let data: [Record] }
+    struct Record: Decodable, Sendable { let id: String }
+    static var pagination: Pagination<Self> { .nextURL(inHeader: "Next-Page") }
+    static func items(in page: ReturnPayloadType) -> [Record] { page.data }
 }
 
 func readmeBlock29Part1() async throws {
-let series = try await Series(match: [#"up{job="api"}"#, "process_start_time_seconds"]).response.data
-let health = try await Healthy().response
-_ = (series, health)
+try await PatchRecord(bucket: "b", collection: "c", id: "r1", version: "\"1718\"", title: .null).call()
+// {"title":null}
+for try await page in ListRecords(bucket: "b", collection: "c").pages() {
+    print(page.payload.data.count)
+}
 }

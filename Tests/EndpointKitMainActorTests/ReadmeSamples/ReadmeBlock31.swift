@@ -11,10 +11,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock31Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
+nonisolated struct APIError: Decodable, Sendable {
+    struct Detail: Decodable, Sendable { let code: String; let message: String }
+    let error: Detail                                      // {"error": {"code": …, "message": …}}
+}
+
+func readmeBlock31Part1(id: String, tid: UInt64) async throws {
+Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
+}
+
+nonisolated struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
+nonisolated extension SignIn {                             // this endpoint answers OAuth-style errors
+    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
+}
+
+func readmeBlock31Part2(id: String, tid: UInt64) async throws {
 do {
     _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
-} catch let error as EndpointError where error.statusCode == 402 {
-    showPaywall()
+} catch let error as EndpointError {
+    if let apiError = error.errorPayload(as: APIError.self) {
+        print(apiError.error.code, apiError.error.message)
+    }
 }
 }

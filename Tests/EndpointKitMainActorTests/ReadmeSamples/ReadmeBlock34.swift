@@ -11,15 +11,14 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct SmallCache: Middleware {
-    let store: @Sendable (Data, URL) -> Void
+nonisolated struct RequestID: Middleware {
     func intercept(
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
+        var request = request
+        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
         let (answer, response) = try await next(request, body)
-        if case .data(let bytes) = answer, response.statusCode == 200, let url = request.url {
-            store(bytes, url)   // a .stream is the caller's, read as it arrives: never stored
-        }
+        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
         return (answer, response)
     }
 }

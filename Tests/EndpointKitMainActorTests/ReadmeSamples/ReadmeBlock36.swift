@@ -11,29 +11,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct RefreshToken: Endpoint {
-    static var requiresAuthorization: Bool { false }
-    let endpoint = Restful(.post, "oauth/refresh")
-    let refreshToken: String
-    struct ReturnPayloadType: Decodable, Sendable {
-        let accessToken: String
-        let refreshToken: String
-        let expiresIn: Double
+nonisolated struct ClientProof: Middleware {
+    let proof: String
+    func intercept(
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
+        var signed = request
+        signed.setValue(proof, forHTTPHeaderField: "X-Client-Proof")
+        return try await context.withCredential(header: "X-Client-Proof") { try await next(signed, body) }
     }
-}
-
-func readmeBlock36Part1(api: inout Server, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
-let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in  // api as it is now
-    let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
-    return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
-                  expiresAt: Date().addingTimeInterval(reply.expiresIn))
-} onSignOut: { error in
-    await showSignInScreen()             // the refresh token was refused: the session is over
-}
-api.middlewares = [RetryPolicy(), auth]
-
-try await auth.signIn(Tokens(accessToken: access, refreshToken: refresh))   // after signing in
-try await auth.signOut()                                                    // on logout
-await auth.reset()                      // after changing the store yourself, e.g. switching accounts
-_ = auth
 }

@@ -11,17 +11,29 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock37Part1(token: String) async throws {
-var github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-github.middlewares = [
-    RetryPolicy(),
-    RateLimitPolicy(maximumWait: 30),                    // the server's budget, read from its answers
-    Throttle(requests: 10, per: 1, maximumInFlight: 4),  // your own pace
-    BearerAuthorization(token: token),
-]
-github.coalescesIdenticalRequests = true                 // identical GETs in flight: one request
+nonisolated struct RefreshToken: Endpoint {
+    static var requiresAuthorization: Bool { false }
+    let endpoint = Restful(.post, "oauth/refresh")
+    let refreshToken: String
+    struct ReturnPayloadType: Decodable, Sendable {
+        let accessToken: String
+        let refreshToken: String
+        let expiresIn: Double
+    }
+}
 
-let waiting = URLSessionTransport.makeConfiguration(waitingForConnectivityUpTo: 300)
-let offlineFriendly = Server(origin: URL(string: "https://api.example.com")!, transport: URLSessionTransport(configuration: waiting))
-_ = (github, waiting, offlineFriendly)
+func readmeBlock37Part1(api: inout Server, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
+let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in  // api as it is now
+    let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
+    return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
+                  expiresAt: Date().addingTimeInterval(reply.expiresIn))
+} onSignOut: { error in
+    await showSignInScreen()             // the refresh token was refused: the session is over
+}
+api.middlewares = [RetryPolicy(), auth]
+
+try await auth.signIn(Tokens(accessToken: access, refreshToken: refresh))   // after signing in
+try await auth.signOut()                                                    // on logout
+await auth.reset()                      // after changing the store yourself, e.g. switching accounts
+_ = auth
 }

@@ -11,17 +11,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock41Part1() async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
-api.timeout = 30                        // seconds per attempt (default 60); nil for none
-api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
-_ = api
-}
-
-nonisolated struct ExportReport: Endpoint {
-    static var timeout: TimeInterval? { 300 }
-    static var maximumResponseSize: Int? { 512 << 20 }
-    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
-    let id: Int
-    typealias ReturnPayloadType = Data
+func readmeBlock41Part1(api: inout Server, logger: SampleLogger, request: URLRequest) async throws {
+api.middlewares = [RequestLogger(verbose: true, logsCURL: true, redacting: ["pin"]) { line in
+    logger.debug("\(line)")             // os.Logger, swift-log, a file…
+}]
+print(RequestLogger().curlCommand(for: request))   // curl -X POST 'https://…' -H 'Authorization: <redacted>' …
 }

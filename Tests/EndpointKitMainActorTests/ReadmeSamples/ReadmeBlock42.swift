@@ -11,16 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-@Test func `purchase returns the new balance`() async throws {
-    let stubs = StubTransport()
-    stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) } // a typed value
-    stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)                 // bytes, real decoder
-    stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)                       // an HTTP error
-
-    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
-    let balance = try await Server.withDefault(server) {
-        try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
-    }
-    #expect(balance == 200)
-    #expect(stubs.calls(to: PurchaseCheer.self).map(\.transactionId) == [1])   // the endpoint values, typed
+func readmeBlock42Part1(api: inout Server) async throws {
+let (logger, lines) = RequestLogger.makeStream(verbose: true)
+api.middlewares = [logger]
+var console: [String] = []
+for await line in lines.prefix(2) { console.append(line) }
+_ = console
 }

@@ -11,11 +11,17 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock43Part1(stubs: StubTransport, server: Server) async throws {
-stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
-let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
-#expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy
-stubs.on(PurchaseCheer.self, .failure(URLError(.notConnectedToInternet)))
-stubs.on(DeleteCheer.self, .status(204).delayed(by: .infinity))          // hangs until cancelled or timed out
-_ = retried
+func readmeBlock43Part1() async throws {
+var api = Server(origin: URL(string: "https://example.com")!)
+api.timeout = 30                        // seconds per attempt (default 60); nil for none
+api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
+_ = api
+}
+
+nonisolated struct ExportReport: Endpoint {
+    static var timeout: TimeInterval? { 300 }
+    static var maximumResponseSize: Int? { 512 << 20 }
+    var endpoint: Restful { Restful(.get, "reports/{id}/export") }
+    let id: Int
+    typealias ReturnPayloadType = Data
 }

@@ -11,9 +11,11 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock45Part1(stubs: StubTransport) async throws {
-stubs.on(ChatCompletion.self, .events([
-    ServerSentEvent(data: #"{"choices":[{"delta":{"content":"Hi"}}]}"#),
-    ServerSentEvent(data: "[DONE]"),
-], interval: 0.05))
+func readmeBlock45Part1(stubs: StubTransport, server: Server) async throws {
+stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
+let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
+#expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy
+stubs.on(PurchaseCheer.self, .failure(URLError(.notConnectedToInternet)))
+stubs.on(DeleteCheer.self, .status(204).delayed(by: .infinity))          // hangs until cancelled or timed out
+_ = retried
 }

@@ -11,6 +11,20 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock23Part1(tools: EndpointTools) async throws {
-try await MCPServer(name: "reiterate", version: "1.0", tools: tools).run()   // stdio, until the client closes it
+nonisolated struct CheerDigest: Decodable, Sendable {
+    let headline: String
+    let topSizes: [CheerReceipt.Size]
+    let mood: String?                                     // required in the schema, may be null
+}
+
+nonisolated struct DigestRequest: Encodable {
+    let model: String
+    let responseFormat: RawJSON                           // "response_format": {"type": "json_schema", …}
+}
+
+func readmeBlock23Part1(answer: String) async throws {
+let output = try StructuredOutput(CheerDigest.self)
+let request = DigestRequest(model: "gpt-5", responseFormat: output.responseFormat)
+let digest = try output.decode(answer)                    // the model's JSON text → CheerDigest
+_ = (output, request, digest)
 }

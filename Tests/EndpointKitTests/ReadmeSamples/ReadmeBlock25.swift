@@ -11,31 +11,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let gitHubCached: Server = {
-        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
-                            headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
-        server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
-        return server
-    }()
-}
-
-protocol CachedGitHubEndpoint: Endpoint {}
-nonisolated extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
-
-nonisolated struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
-    var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }
-    let owner: String
-    let repo: String
-    var perPage = 100
-    typealias ReturnPayloadType = [Stargazer]
-    static var pagination: Pagination<Self> { .nextLink }
-}
-
-nonisolated struct Stargazer: Decodable, Sendable { let login: String }
-
-func readmeBlock25Part1() async throws {
-for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 1_000) {
-    print(stargazer.login)
-}
+func readmeBlock25Part1(mcp: MCPServer, body: Data) async throws {
+let reply = await mcp.handle(body)        // the JSON-RPC answer, or nil for a notification
+let status = reply == nil ? 202 : 200    // 200 with Content-Type: application/json and reply as the body
+_ = (reply, status)
 }

@@ -12,45 +12,27 @@ import FoundationNetworking
 import Testing
 
 nonisolated extension Server {
-    static let registry = Server(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
+    static let stripe: Server = {
+        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
+        server.arrayEncoding = .brackets                       // payment_method_types[]=card
+        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
+        return server
+    }()
 }
 
-protocol RegistryEndpoint: Endpoint {}
-nonisolated extension RegistryEndpoint { static var server: Server? { .registry } }
-
-nonisolated struct StartBlobUpload: RegistryEndpoint {
-    var endpoint: Restful { Restful(.post, "{+name}/blobs/uploads/", body: .empty) }   // no body, not {}
-    let name: String                                                                      // "library/ubuntu"
-    typealias ReturnPayloadType = EmptyPayload
+struct CreateCheckoutSession: nonisolated Endpoint {
+    static var server: Server? { .stripe }
+    static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
+    let endpoint = Restful(.post, "checkout/sessions", body: .form)
+    @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
+    var paymentMethodTypes = ["card"]
+    let mode: String
+    let successUrl: URL
+    nonisolated struct ReturnPayloadType: Decodable, Sendable { let id: String; let url: URL? }
 }
 
-struct FinishBlobUpload: nonisolated RegistryEndpoint {
-    let endpoint = Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream"))
-    let name: String
-    @QueryItem var digest: String                   // added after the session URL's own ?_state=…
-    @Body var blob: Data
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-struct PutManifest: nonisolated RegistryEndpoint {
-    let endpoint = Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
-    let name: String
-    let reference: String
-    @Body var manifest: ImageManifest               // its CodingKeys spell "schemaVersion" and "mediaType"
-    typealias ReturnPayloadType = EmptyPayload
-}
-
-nonisolated struct ImageManifest: Encodable, Sendable {
-    let version = 2
-    let type = "application/vnd.oci.image.manifest.v1+json"
-    let layers: [String]
-    enum CodingKeys: String, CodingKey { case version = "schemaVersion", type = "mediaType", layers }
-}
-
-func readmeBlock27Part1(layer: Data, layerDigest: String, manifest: ImageManifest) async throws {
-let started = try await StartBlobUpload(name: "library/ubuntu").callWithMetadata()
-guard let session = started.location else { throw URLError(.badServerResponse) }
-try await FinishBlobUpload(name: "library/ubuntu", digest: layerDigest, blob: layer).call(at: session)
-try await PutManifest(name: "library/ubuntu", reference: "latest", manifest: manifest).call()
-_ = started
+func readmeBlock27Part1() async throws {
+let session = try await CreateCheckoutSession(mode: "payment", successUrl: URL(string: "https://example.com/done")!).response
+// payment_method_types%5B%5D=card&mode=payment&success_url=https%3A%2F%2Fexample.com%2Fdone
+_ = session
 }

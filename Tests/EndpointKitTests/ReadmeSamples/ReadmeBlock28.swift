@@ -11,35 +11,46 @@ import FoundationNetworking
 #endif
 import Testing
 
-struct PatchRecord: nonisolated Endpoint {
-    var endpoint: Restful {
-        Restful(.patch, "buckets/{bucket}/collections/{collection}/records/{id}",
-                body: .json(contentType: "application/merge-patch+json"))
-    }
-    let bucket: String
-    let collection: String
-    let id: String
-    @HeaderField("If-Match") var version: String? = nil      // "\"1718\"": fails with 412 if changed
-    var title: Nullable<String>? = nil                        // .value("x") sets, .null deletes, nil leaves
-    var done: Nullable<Bool>? = nil
+nonisolated extension Server {
+    static let registry = Server(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
+}
+
+protocol RegistryEndpoint: Endpoint {}
+nonisolated extension RegistryEndpoint { static var server: Server? { .registry } }
+
+nonisolated struct StartBlobUpload: RegistryEndpoint {
+    var endpoint: Restful { Restful(.post, "{+name}/blobs/uploads/", body: .empty) }   // no body, not {}
+    let name: String                                                                      // "library/ubuntu"
     typealias ReturnPayloadType = EmptyPayload
 }
 
-nonisolated struct ListRecords: PaginatedEndpoint {
-    var endpoint: Restful { Restful(.get, "buckets/{bucket}/collections/{collection}/records") }
-    let bucket: String
-    let collection: String
-    var limit = 100
-    struct ReturnPayloadType: Decodable, Sendable { let data: [Record] }
-    struct Record: Decodable, Sendable { let id: String }
-    static var pagination: Pagination<Self> { .nextURL(inHeader: "Next-Page") }
-    static func items(in page: ReturnPayloadType) -> [Record] { page.data }
+struct FinishBlobUpload: nonisolated RegistryEndpoint {
+    let endpoint = Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream"))
+    let name: String
+    @QueryItem var digest: String                   // added after the session URL's own ?_state=…
+    @Body var blob: Data
+    typealias ReturnPayloadType = EmptyPayload
 }
 
-func readmeBlock28Part1() async throws {
-try await PatchRecord(bucket: "b", collection: "c", id: "r1", version: "\"1718\"", title: .null).call()
-// {"title":null}
-for try await page in ListRecords(bucket: "b", collection: "c").pages() {
-    print(page.payload.data.count)
+struct PutManifest: nonisolated RegistryEndpoint {
+    let endpoint = Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
+    let name: String
+    let reference: String
+    @Body var manifest: ImageManifest               // its CodingKeys spell "schemaVersion" and "mediaType"
+    typealias ReturnPayloadType = EmptyPayload
 }
+
+nonisolated struct ImageManifest: Encodable, Sendable {
+    let version = 2
+    let type = "application/vnd.oci.image.manifest.v1+json"
+    let layers: [String]
+    enum CodingKeys: String, CodingKey { case version = "schemaVersion", type = "mediaType", layers }
+}
+
+func readmeBlock28Part1(layer: Data, layerDigest: String, manifest: ImageManifest) async throws {
+let started = try await StartBlobUpload(name: "library/ubuntu").callWithMetadata()
+guard let session = started.location else { throw URLError(.badServerResponse) }
+try await FinishBlobUpload(name: "library/ubuntu", digest: layerDigest, blob: layer).call(at: session)
+try await PutManifest(name: "library/ubuntu", reference: "latest", manifest: manifest).call()
+_ = started
 }

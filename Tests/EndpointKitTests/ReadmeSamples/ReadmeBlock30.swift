@@ -11,26 +11,26 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct APIError: Decodable, Sendable {
-    struct Detail: Decodable, Sendable { let code: String; let message: String }
-    let error: Detail                                      // {"error": {"code": …, "message": …}}
+nonisolated extension Server {
+    static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
 }
 
-func readmeBlock30Part1(id: String, tid: UInt64) async throws {
-Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
+struct Series: nonisolated Endpoint {
+    static var server: Server? { .prometheus }
+    let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
+    @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
+    var start: Date? = nil
+    nonisolated struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
 }
 
-nonisolated struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }
-nonisolated extension SignIn {                             // this endpoint answers OAuth-style errors
-    static var errorPayloadType: (any (Decodable & Sendable).Type)? { OAuthError.self }
+nonisolated struct Healthy: Endpoint {
+    static var server: Server? { .prometheus }
+    let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
+    typealias ReturnPayloadType = String
 }
 
-func readmeBlock30Part2(id: String, tid: UInt64) async throws {
-do {
-    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
-} catch let error as EndpointError {
-    if let apiError = error.errorPayload(as: APIError.self) {
-        print(apiError.error.code, apiError.error.message)
-    }
-}
+func readmeBlock30Part1() async throws {
+let series = try await Series(match: [#"up{job="api"}"#, "process_start_time_seconds"]).response.data
+let health = try await Healthy().response
+_ = (series, health)
 }

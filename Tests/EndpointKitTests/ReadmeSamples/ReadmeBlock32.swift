@@ -11,13 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock32Part1(token: String) async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
-api.middlewares = [
-    RequestLogger(),                   // outermost: one line per call and per answer
-    RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
-    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
-]
-api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
-_ = api
+func readmeBlock32Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
+do {
+    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
+} catch let error as EndpointError where error.statusCode == 402 {
+    showPaywall()
+}
 }

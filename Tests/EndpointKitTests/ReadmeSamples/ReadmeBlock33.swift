@@ -11,14 +11,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct RequestID: Middleware {
-    func intercept(
-        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
-    ) async throws -> (MessageBody, HTTPURLResponse) {
-        var request = request
-        request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
-        let (answer, response) = try await next(request, body)
-        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
-        return (answer, response)
-    }
+func readmeBlock33Part1(token: String) async throws {
+var api = Server(origin: URL(string: "https://example.com")!)
+api.middlewares = [
+    RequestLogger(),                   // outermost: one line per call and per answer
+    RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
+    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
+]
+api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
+_ = api
 }

@@ -11,13 +11,15 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct ClientProof: Middleware {
-    let proof: String
+nonisolated struct SmallCache: Middleware {
+    let store: @Sendable (Data, URL) -> Void
     func intercept(
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
-        var signed = request
-        signed.setValue(proof, forHTTPHeaderField: "X-Client-Proof")
-        return try await context.withCredential(header: "X-Client-Proof") { try await next(signed, body) }
+        let (answer, response) = try await next(request, body)
+        if case .data(let bytes) = answer, response.statusCode == 200, let url = request.url {
+            store(bytes, url)   // a .stream is the caller's, read as it arrives: never stored
+        }
+        return (answer, response)
     }
 }

@@ -11,10 +11,16 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock44Part1(stubs: StubTransport, server: Server) async throws {
-stubs.on(PurchaseCheer.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(balance: 200)))
-stubs.on(RefreshToken.self, .value(.init(accessToken: "new", refreshToken: "r2", expiresIn: 3600)))
-let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
-#expect(stubs.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", nil, "Bearer new"])
-_ = balance
+@Test func `purchase returns the new balance`() async throws {
+    let stubs = StubTransport()
+    stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) } // a typed value
+    stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)                 // bytes, real decoder
+    stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)                       // an HTTP error
+
+    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+    let balance = try await Server.withDefault(server) {
+        try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
+    }
+    #expect(balance == 200)
+    #expect(stubs.calls(to: PurchaseCheer.self).map(\.transactionId) == [1])   // the endpoint values, typed
 }

@@ -11,12 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    /// Answers from stubs, after a short wait, like a phone on a good network.
-    static var preview: Server {
-        let stubs = StubTransport()
-        stubs.on(ListBranches.self, .json(#"[{"name":"main","protected":true}]"#).delayed(by: 0.3))
-        stubs.on(PurchaseCheer.self, .value(.init(balance: 1_200)))
-        return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
-    }
+func readmeBlock46Part1(stubs: StubTransport, server: Server) async throws {
+stubs.on(PurchaseCheer.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(balance: 200)))
+stubs.on(RefreshToken.self, .value(.init(accessToken: "new", refreshToken: "r2", expiresIn: 3600)))
+let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
+#expect(stubs.requests.map { $0.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", nil, "Bearer new"])
+_ = balance
 }
