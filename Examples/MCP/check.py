@@ -33,6 +33,10 @@ async def exercise(session, transport):
     check(history.structured_content["history"][0]["creator"] == "user42", f"{transport}: {history.structured_content}")
     bought = await session.call_tool("purchase_cheer", {"identifier": "cheer.large", "transaction_id": 7})
     check(bought.structured_content == {"balance": 200}, f"{transport}: purchase {bought.structured_content}")
+    # A list payload: structured under "result", which the SDK checks against the output schema.
+    branches = await session.call_tool("list_branches", {"owner": "apple", "repo": "swift", "per_page": 2})
+    check(not branches.is_error and isinstance(branches.structured_content["result"], list),
+          f"{transport}: list_branches {branches.structured_content} {branches.content}")
     refused = await session.call_tool("purchase_cheer", {"identifier": "cheer.large"})
     check(refused.is_error and "transaction_id" in refused.content[0].text, f"{transport}: missing argument {refused.content}")
     rejected = await session.call_tool("purchase_cheer", {"identifier": "", "transaction_id": 7})

@@ -15,15 +15,20 @@ import Foundation
 /// - `initialize`: the protocol version (the client's when it is one of ``supportedVersions``,
 ///   else the newest), the `tools` capability, the server's name and version; `ping`;
 ///   `notifications/initialized`, which needs no answer.
-/// - `tools/list`: the endpoints' `.mcp` definitions, with an `outputSchema` when the payload is an
-///   object, `pageSize` at a time with a `nextCursor`.
-/// - `tools/call`: the payload as `text` content, plus `structuredContent` when it is an object
-///   (secrets redacted, not cut short). Bad arguments and failed calls are results with
-///   `isError: true` whose text tells the model what to fix; an unknown tool is a JSON-RPC error.
+/// - `tools/list`: the endpoints' `.mcp` definitions, with an `outputSchema` for every payload that
+///   has a structured form (an object as it is, anything else under `result`), `pageSize` at a
+///   time with a `nextCursor`.
+/// - `tools/call`: the payload as `text` content, plus `structuredContent` as the `outputSchema`
+///   says (secrets redacted); a payload cut at the size limit is an error result instead. Bad
+///   arguments (a key given twice included) and failed calls are results with `isError: true`
+///   whose text tells the model what to fix; an unknown tool is a JSON-RPC error.
+/// - A batch (a JSON array of requests, as protocol version 2025-03-26 has them) is answered as one
+///   array, in order, without replies to its notifications.
 /// - `notifications/cancelled` cancels the named call: no answer is sent for it, and nothing more
 ///   goes to the API once EndpointKit sees the cancellation.
-/// - An unknown method, a message that is not JSON, or not a JSON-RPC 2.0 request, gets the
-///   JSON-RPC error for it (`-32601`, `-32700`, `-32600`).
+/// - An unknown method, a message that is not JSON or not UTF-8, or not a JSON-RPC 2.0 request
+///   (an id that is not a string or an integer, a key twice in the envelope), gets the JSON-RPC
+///   error for it (`-32601`, `-32700`, `-32600`).
 ///
 /// Calls that are not read-only are confirmed by the app's `EndpointTools` confirmation closure,
 /// not by MCP's elicitation: MCP clients already ask their user before a tool call, and the tool
@@ -41,6 +46,9 @@ public actor MCPServer {
     private var definitions: Result<[JSONValue], any Error>?
     private var running: [JSONValue: Task<ToolResult?, Never>] = [:]
     private var cancelled: Set<JSONValue> = []
+    /// The messages read by ``run(input:output:)`` that are still being answered, by line number.
+    var lineTasks: [UInt64: Task<Void, Never>] = [:]
+    var nextLine: UInt64 = 0
 
     /// A server named `name` (the `serverInfo` clients show) offering `tools`.
     ///
@@ -80,21 +88,53 @@ public actor MCPServer {
     /// Requests are answered concurrently: a long `tools/call` does not hold up a `ping`, and a
     /// `notifications/cancelled` reaches the call it names.
     public func handle(_ message: Data) async -> Data? {
+        // Refused, never repaired: a replacement character would reach the API as the user's data.
+        let text = String(decoding: message, as: UTF8.self)
+        guard text.utf8.elementsEqual(message) else {
+            return MCPServer.reply(id: .null, error: -32700, "Parse error: the message is not valid UTF-8")
+        }
         let value: JSONValue
         do throws(JSONParser.Failure) {
-            value = try JSONParser.parse(String(decoding: message, as: UTF8.self), maximumDepth: 128)
+            // Duplicated keys are kept here and refused where they are: a tool's arguments get an
+            // error result with the request's id, the envelope a JSON-RPC error.
+            value = try JSONParser.parse(text, maximumDepth: 128, refusesDuplicateKeys: false)
         } catch {
             return MCPServer.reply(id: .null, error: -32700, "Parse error: \(error.message)")
         }
+        guard case .array(let batch) = value else { return await answer(value) }
+        // A JSON-RPC batch (protocol version 2025-03-26): each request answered, concurrently, the
+        // replies in one array in the order of the requests; nothing at all for only notifications.
+        guard !batch.isEmpty else { return MCPServer.reply(id: .null, error: -32600, "Invalid Request: the batch is empty") }
+        let replies = await withTaskGroup(of: (Int, Data?).self) { group in
+            for (position, element) in batch.enumerated() {
+                group.addTask { (position, await self.answer(element)) }
+            }
+            var replies = [Data?](repeating: nil, count: batch.count)
+            for await (position, reply) in group { replies[position] = reply }
+            return replies.compactMap { $0 }
+        }
+        guard !replies.isEmpty else { return nil }
+        return Data("[".utf8) + Data(replies.joined(separator: Data(",".utf8))) + Data("]".utf8)
+    }
+
+    /// The reply to one JSON-RPC message (not a batch).
+    private func answer(_ value: JSONValue) async -> Data? {
         guard value["jsonrpc"]?.stringValue == "2.0", let method = value["method"]?.stringValue else {
             // A client's reply to a server request (this server sends none) needs nothing back.
             if value["jsonrpc"]?.stringValue == "2.0", value["method"] == nil, value["result"] != nil || value["error"] != nil { return nil }
-            return MCPServer.reply(id: value["id"] ?? .null, error: -32600, "Invalid Request: expected a JSON-RPC 2.0 object with a \"method\"")
+            return MCPServer.reply(id: MCPServer.validID(value["id"]) ?? .null, error: -32600, "Invalid Request: expected a JSON-RPC 2.0 object with a \"method\"")
+        }
+        if let key = MCPServer.duplicatedKey(in: value, skippingArguments: true) {
+            return MCPServer.reply(id: MCPServer.validID(value["id"]) ?? .null, error: -32600, "Invalid Request: the key \"\(key)\" appears twice")
         }
         let params = value["params"] ?? .object([:])
         guard let id = value["id"] else {
             notice(method, params: params)
             return nil
+        }
+        guard MCPServer.validID(id) != nil else {
+            // MCP: an id is a string or an integer, never null.
+            return MCPServer.reply(id: .null, error: -32600, "Invalid Request: the id \(id.jsonText()) is not a string or an integer")
         }
         switch method {
         case "initialize": return MCPServer.reply(id: id, result: initialized(params))
@@ -102,6 +142,42 @@ public actor MCPServer {
         case "tools/list": return list(id: id, params: params)
         case "tools/call": return await call(id: id, params: params)
         default: return MCPServer.reply(id: id, error: -32601, "Method not found: \(method)")
+        }
+    }
+
+    /// `id` when it is one MCP allows: a string, or a number without a fraction or exponent.
+    static func validID(_ id: JSONValue?) -> JSONValue? {
+        switch id {
+        case .string?: return id
+        case .number(let text)?: return text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") } ? id : nil
+        default: return nil
+        }
+    }
+
+    /// The first key that appears twice in one object of `value`, at any depth; with
+    /// `skippingArguments`, a tool call's `params.arguments` is left for the tool to refuse.
+    static func duplicatedKey(in value: JSONValue, skippingArguments: Bool = false) -> String? {
+        switch value {
+        case .object(let members):
+            var seen: Set<String> = []
+            for member in members where !seen.insert(member.key).inserted { return member.key }
+            for member in members {
+                if skippingArguments, member.key == "params", case .object(let params) = member.value {
+                    for inner in params where inner.key != "arguments" {
+                        if let key = duplicatedKey(in: inner.value) { return key }
+                    }
+                    continue
+                }
+                if let key = duplicatedKey(in: member.value) { return key }
+            }
+            return nil
+        case .array(let elements):
+            for element in elements {
+                if let key = duplicatedKey(in: element) { return key }
+            }
+            return nil
+        default:
+            return nil
         }
     }
 
@@ -157,18 +233,32 @@ public actor MCPServer {
         }
         let arguments = params["arguments"] ?? .object([:])
         let tools = self.tools
-        let task = Task { try? await tools.result(name: tool, arguments: arguments) }
+        // Arguments with a key twice go as text, whose strict parse refuses them with the field's
+        // name: an error result the model can act on, under the request's id.
+        let duplicated = MCPServer.duplicatedKey(in: arguments) != nil
+        let task = Task {
+            duplicated
+                ? try? await tools.result(name: tool, arguments: arguments.jsonText())
+                : try? await tools.result(name: tool, arguments: arguments)
+        }
         running[id] = task
         // The caller's own cancellation (an HTTP request gone) cancels the call too.
         let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         running[id] = nil
         if cancelled.remove(id) != nil || Task.isCancelled { return nil }
         guard let result else { return nil }
-        var answer = JSONValue.object([
-            "content": .array([.object(["type": .string("text"), "text": .string(result.text)])]),
-            "isError": .bool(result.isError),
-        ])
-        if let structured = result.structured { answer["structuredContent"] = structured }
+        var content: [JSONValue] = [.object(["type": .string("text"), "text": .string(result.text)])]
+        var isError = result.isError
+        if result.structuredWithheld {
+            // The tool declares an `outputSchema`, so MCP asks for structured content that fits it;
+            // a payload cut at the size limit has none. An error result, which clients do not check
+            // against the schema, carries the cut text and says what to do.
+            isError = true
+            content.append(.object(["type": .string("text"), "text": .string(
+                "The answer was cut at this server's result size limit (\(tools.maximumResultSize) bytes), so it has no structured form. Ask for less: a smaller page, or a narrower query.")]))
+        }
+        var answer = JSONValue.object(["content": .array(content), "isError": .bool(isError)])
+        if let structured = result.structured, !isError { answer["structuredContent"] = structured }
         return MCPServer.reply(id: id, result: answer)
     }
 

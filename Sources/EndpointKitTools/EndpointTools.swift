@@ -31,8 +31,12 @@ import Foundation
 public struct EndpointTools: Sendable {
     let tools: [Tool]
     let server: Server?
-    let maximumResultSize: Int
+    package let maximumResultSize: Int
     let confirmation: (@Sendable (PendingToolCall) async -> Bool)?
+    /// Each tool's structured form, found once: `true` when results are wrapped in
+    /// `{"result": …}`, `false` when the payload is the object, absent from the table's value
+    /// (`.some(nil)`) when there is none.
+    private let structuredForms = Locked<[String: Bool?]>([:])
 
     /// Offers `endpoints` as tools.
     ///
@@ -107,9 +111,16 @@ public struct EndpointTools: Sendable {
             let redacted = secrets.redact(try await perform(name: name, arguments: arguments, secrets: secrets))
             let whole = redacted.jsonText()
             let text = ToolResults.truncated(whole, limit: maximumResultSize)
-            // Structured when the payload is an object that was not cut short.
-            let structured = redacted.objectMembers != nil && text.utf8.count == whole.utf8.count ? redacted : nil
-            return ToolResult(text: text, isError: false, error: nil, structured: structured)
+            // MCP's structured content: the payload, as the tool's `outputSchema` says, unless it
+            // was cut short. (`JSONValue` is `ExpressibleByNilLiteral`: an `if`, not `? :`, keeps
+            // "none" from becoming a JSON null.)
+            let wrapped = (try? structuredForm(of: name)) ?? nil
+            let complete = text.utf8.count == whole.utf8.count
+            var structured: JSONValue?
+            if complete, let wrapped {
+                structured = wrapped ? .object([Tool.wrappedResultKey: redacted]) : redacted
+            }
+            return ToolResult(text: text, isError: false, error: nil, structured: structured, structuredWithheld: wrapped != nil && !complete)
         } catch let cancelled as CancellationError {
             throw cancelled
         } catch {
@@ -117,6 +128,16 @@ public struct EndpointTools: Sendable {
             let value = ToolResults.errorValue(error, tool: names.contains(name) ? name : nil, tools: names)
             return ToolResult(text: ToolResults.text(value, secrets: secrets, limit: maximumResultSize), isError: true, error: error, structured: nil)
         }
+    }
+
+    /// Whether the tool `name` has a structured result, wrapped (`true`) or not (`false`), as its
+    /// MCP `outputSchema` says; `nil` when it has none.
+    func structuredForm(of name: String) throws -> Bool? {
+        if let known = structuredForms.withLock({ $0[name] }) { return known }
+        guard let tool = tools.first(where: { $0.name == name }) else { return nil }
+        let form = try tool.structuredForm(server: server)
+        structuredForms.withLock { $0[name] = .some(form) }
+        return form
     }
 
     /// Calls the tool `name` with the model's `arguments` (a JSON object as text) and returns the

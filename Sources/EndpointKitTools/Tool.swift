@@ -8,6 +8,7 @@ struct Tool: Sendable {
     let typeName: String
     private let define: @Sendable (ToolFormat, Server?) throws -> ToolDefinition
     private let perform: @Sendable (Arguments, EndpointTools, ToolSecrets) async throws -> JSONValue
+    private let structure: @Sendable (Server?) throws -> Bool?
 
     /// A model's arguments: JSON text (OpenAI's `arguments`), or a JSON value the caller has read
     /// already (Anthropic's `input`, MCP's `arguments`).
@@ -21,6 +22,7 @@ struct Tool: Sendable {
         self.name = name
         typeName = String(reflecting: type)
         define = { format, server in try Self.definition(of: type, name: name, format: format, server: server) }
+        structure = { server in try Self.outputSchema(of: type, server: Self.definingServer(for: type, server))?.wrapped }
         perform = { arguments, tools, secrets in
             do {
                 return try await Self.call(type, name: name, arguments: arguments, tools: tools, secrets: secrets)
@@ -32,6 +34,18 @@ struct Tool: Sendable {
 
     func definition(_ format: ToolFormat, server: Server?) throws -> ToolDefinition {
         try define(format, server)
+    }
+
+    /// Whether results are MCP structured content, wrapped in `{"result": …}` (`true`) or as they
+    /// are (`false`); `nil` when they have no structured form. The same decision as the
+    /// definition's `outputSchema`.
+    func structuredForm(server: Server?) throws -> Bool? {
+        try structure(server)
+    }
+
+    /// The server whose coders a definition describes.
+    private static func definingServer<E: Endpoint>(for type: E.Type, _ server: Server?) -> Server {
+        server ?? E.server ?? Server.default ?? Server(origin: URL(string: "http://localhost")!)
     }
 
     /// The payload of a call, as JSON; the credentials the call sent are recorded in `secrets`.
@@ -70,7 +84,7 @@ struct Tool: Sendable {
     }
 
     private static func definition<E: Endpoint & Decodable>(of type: E.Type, name: String, format: ToolFormat, server: Server?) throws -> ToolDefinition {
-        let server = server ?? E.server ?? Server.default ?? Server(origin: URL(string: "http://localhost")!)
+        let server = definingServer(for: type, server)
         var (description, schema) = try arguments(of: type, name: name, server: server)
         let documentation = (type as? any Documented.Type)?.documentation
         let method = description.restful.method
@@ -96,31 +110,83 @@ struct Tool: Sendable {
         case .anthropic:
             json = .object(["name": .string(name), "description": .string(text), "input_schema": schema])
         case .mcp:
-            let readOnly = method == .get || method == .head
-            var annotations = JSONValue.object(["title": .string(documentation?.summary ?? name), "readOnlyHint": .bool(readOnly)])
-            if !readOnly {
-                annotations["destructiveHint"] = .bool(method == .delete)
-                annotations["idempotentHint"] = .bool(method.isIdempotent)
-            }
             json = .object([
                 "name": .string(name), "title": .string(documentation?.summary ?? name), "description": .string(text),
-                "inputSchema": schema, "annotations": annotations,
+                "inputSchema": Self.closed(schema), "annotations": Self.annotations(for: method, title: documentation?.summary ?? name),
             ])
-            if let output = try outputSchema(of: type, server: server) { json["outputSchema"] = output }
+            if let output = try outputSchema(of: type, server: server) { json["outputSchema"] = output.schema }
         }
         return ToolDefinition(name: name, summary: text, json: RawJSON(json))
     }
 
-    /// MCP's `outputSchema`: the payload's schema when it is an object (MCP's structured content
-    /// is one), with its `$defs`; `nil` for lists, text, bytes and empty answers.
-    private static func outputSchema<E: Endpoint & Decodable>(of type: E.Type, server: Server) throws -> JSONValue? {
+    /// MCP's tool annotations, from the HTTP method, whose meaning RFC 9110 fixes:
+    /// - `readOnlyHint`: GET and HEAD change nothing.
+    /// - `destructiveHint` (of a tool that is not read-only): MCP reads `false` as "only additive
+    ///   updates". Only POST is taken as additive (it creates); PUT replaces, PATCH overwrites the
+    ///   fields it names, DELETE removes: all `true`.
+    /// - `idempotentHint`: calling again with the same arguments has no further effect: PUT and
+    ///   DELETE, besides the read-only methods.
+    /// - `openWorldHint`: always `true`, since every tool calls an API outside the MCP server.
+    static func annotations(for method: HTTPMethod, title: String) -> JSONValue {
+        let readOnly = method == .get || method == .head
+        var annotations = JSONValue.object(["title": .string(title), "readOnlyHint": .bool(readOnly), "openWorldHint": .bool(true)])
+        if !readOnly {
+            annotations["destructiveHint"] = .bool(method != .post)
+            annotations["idempotentHint"] = .bool(method.isIdempotent)
+        }
+        return annotations
+    }
+
+    /// `schema` with `additionalProperties: false` on every object that lists `properties` and
+    /// says nothing of others: the argument validator refuses unknown fields there, and the
+    /// definition says so.
+    static func closed(_ schema: JSONValue) -> JSONValue {
+        guard case .object(let members) = schema else { return schema }
+        var result = members.map { member -> JSONValue.Member in
+            var member = member
+            switch member.key {
+            case "properties", "$defs":
+                if case .object(let children) = member.value {
+                    member.value = .object(children.map { JSONValue.Member(key: $0.key, value: closed($0.value)) })
+                }
+            case "items", "additionalProperties", "not":
+                member.value = closed(member.value)
+            case "anyOf", "oneOf", "allOf", "prefixItems":
+                if case .array(let options) = member.value { member.value = .array(options.map(closed)) }
+            default:
+                break
+            }
+            return member
+        }
+        if result.contains(where: { $0.key == "properties" }), !result.contains(where: { $0.key == "additionalProperties" }) {
+            result.append(JSONValue.Member(key: "additionalProperties", value: .bool(false)))
+        }
+        return .object(result)
+    }
+
+    /// The member under which a payload that is not a JSON object is MCP's structured content:
+    /// `{"result": [...]}`, since MCP's structured content and `outputSchema` are objects.
+    static let wrappedResultKey = "result"
+
+    /// MCP's `outputSchema`, and whether results are wrapped in `{"result": …}`: the payload's
+    /// schema when it is an object, otherwise an object whose `result` is the payload (a list, a
+    /// number, any JSON); with its `$defs`. `nil` for text, bytes and empty answers, which have no
+    /// structured form.
+    static func outputSchema<E: Endpoint & Decodable>(of type: E.Type, server: Server) throws -> (schema: JSONValue, wrapped: Bool)? {
         let payload = E.ReturnPayloadType.self
         guard payload != EmptyPayload.self, payload != String.self, payload != Data.self else { return nil }
         let builder = SchemaBuilder(encoder: server.encoder, decoder: server.decoder, referencePrefix: "#/$defs/")
         var schema = builder.resolved(try builder.probe(any: payload).schema)
-        guard schema["type"]?.stringValue == "object" else { return nil }
+        let wrapped = schema["type"]?.stringValue != "object"
+        if wrapped {
+            schema = .object([
+                "type": .string("object"),
+                "properties": .object([wrappedResultKey: schema]),
+                "required": .array([.string(wrappedResultKey)]),
+            ])
+        }
         if !builder.definitions.isEmpty { schema["$defs"] = .object(builder.definitions) }
-        return schema
+        return (schema, wrapped)
     }
 
     // MARK: - Calls

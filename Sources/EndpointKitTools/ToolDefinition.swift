@@ -62,7 +62,11 @@ public struct ToolResult: Sendable {
     public let isError: Bool
     /// The error behind an error result, for the app: an `EndpointError`.
     public let error: (any Error)?
-    /// The payload as a JSON object, secrets redacted, when it is one and was not cut short: MCP's
-    /// `structuredContent`.
+    /// MCP's `structuredContent`: the payload, secrets redacted, as the tool's `outputSchema`
+    /// describes it (an object payload as it is, any other wrapped in `{"result": …}`), when the
+    /// tool has one and the payload was not cut short.
     package let structured: JSONValue?
+    /// Whether the tool has a structured result but this one was cut short at the result size
+    /// limit, so it has none.
+    package var structuredWithheld = false
 }

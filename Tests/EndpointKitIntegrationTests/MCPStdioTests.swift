@@ -23,6 +23,12 @@ private struct EchoCreate: Endpoint, Decodable {
     typealias ReturnPayloadType = Echo
 }
 
+private struct NumberPage: Endpoint, Decodable {
+    var endpoint: Restful { Restful(.get, "pages/number") }
+    let page: Int
+    typealias ReturnPayloadType = [Int]
+}
+
 private struct SlowCall: Endpoint, Decodable {
     var endpoint: Restful { Restful(.get, "slow") }
     let seconds: Int
@@ -40,7 +46,7 @@ private struct SlowCall: Endpoint, Decodable {
     @Test func `MCP stdio child`() async throws {
         guard let origin = ProcessInfo.processInfo.environment[Self.originVariable].flatMap(URL.init(string:)) else { return }
         let server = Server(origin: origin, pathPrefix: "", decoder: JSONDecoder())
-        let tools = EndpointTools([EchoQuery.self, EchoCreate.self, SlowCall.self], on: server)
+        let tools = EndpointTools([EchoQuery.self, EchoCreate.self, SlowCall.self, NumberPage.self], on: server)
         try await MCPServer(name: "loopback", version: "1.0", tools: tools).run()
     }
 
@@ -75,10 +81,10 @@ private struct SlowCall: Endpoint, Decodable {
 
         #expect(report["protocol_version"] as? String == "2025-11-25")
         #expect(report["server_name"] as? String == "loopback")
-        #expect(report["tools"] as? [String] == ["echo_query", "echo_create", "slow_call"])
+        #expect(report["tools"] as? [String] == ["echo_query", "echo_create", "slow_call", "number_page"])
         #expect(report["valid_tools"] as? Bool == true)
-        #expect(report["output_schemas"] as? [String: Bool] == ["echo_query": true, "echo_create": true, "slow_call": true])
-        #expect(report["read_only"] as? [String: Bool] == ["echo_query": true, "echo_create": false, "slow_call": true])
+        #expect(report["output_schemas"] as? [String: Bool] == ["echo_query": true, "echo_create": true, "slow_call": true, "number_page": true])
+        #expect(report["read_only"] as? [String: Bool] == ["echo_query": true, "echo_create": false, "slow_call": true, "number_page": true])
 
         // The exact requests, as the loopback server saw them.
         let query = try #require((report["echo_query"] as? [String: Any])?["structured"] as? [String: Any])
@@ -92,7 +98,23 @@ private struct SlowCall: Endpoint, Decodable {
         #expect(bad["is_error"] as? Bool == true)
         #expect((bad["text"] as? String)?.contains("term") == true)
 
+        // The SDK accepts a list (structured under "result") and an answer cut at the size limit
+        // (an error result, which it does not check against the schema); it raised on both before.
+        let list = try #require(report["list"] as? [String: Any])
+        #expect(list["raised"] == nil, "\(list["raised"] ?? "")")
+        #expect(list["is_error"] as? Bool == false)
+        #expect((list["structured"] as? [String: Any])?["result"] as? [Int] != nil)
+        let cut = try #require(report["cut"] as? [String: Any])
+        #expect(cut["raised"] == nil, "\(cut["raised"] ?? "")")
+        #expect(cut["is_error"] as? Bool == true)
+        #expect(cut["structured"] is NSNull)
+        #expect(((cut["texts"] as? [String])?.last)?.hasPrefix("The answer was cut at this server's result size limit") == true)
+
         let raw = try #require(report["raw"] as? [String: Any])
+        let duplicated = try #require(raw["duplicated"] as? [String: Any])
+        #expect(duplicated["is_error"] as? Bool == true)
+        #expect((duplicated["text"] as? String)?.contains(#"the field \"term\" appears twice"#) == true)
+        #expect(raw["null_id"] as? Int == -32600)
         #expect(raw["unknown_method"] as? Int == -32601)
         #expect(raw["malformed"] as? Int == -32700)
         #expect(raw["answered_cancelled"] as? Bool == false)

@@ -45,6 +45,16 @@ async def with_sdk(command, args, env, key):
             report["echo_create"] = {"is_error": created.is_error, "structured": created.structured_content}
             bad = await session.call_tool("echo_query", {"term": 7})
             report["bad_arguments"] = {"is_error": bad.is_error, "text": bad.content[0].text}
+            # A list payload, and an object cut at the result size limit: the SDK checks structured
+            # content against each tool's outputSchema and raises when they disagree.
+            for name, call in (("list", lambda: session.call_tool("number_page", {"page": 1})),
+                               ("cut", lambda: session.call_tool("echo_query", {"term": "x" * 40000}))):
+                try:
+                    result = await call()
+                    report[name] = {"is_error": result.is_error, "structured": result.structured_content,
+                                    "texts": [item.text for item in result.content]}
+                except Exception as error:  # the SDK's refusal, reported for the test to show
+                    report[name] = {"raised": f"{type(error).__name__}: {error}"}
 
             latencies = []
             for _ in range(30):
@@ -91,6 +101,11 @@ async def raw(command, args, env, key):
     malformed = await until(None)
     send({"jsonrpc": "2.0", "id": 4, "method": "ping"})
     await until(4)
+    # A key twice in a tool's arguments (Python's json cannot write that, so the text is by hand).
+    send('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo_query","arguments":{"term":"a","term":"b"}}}')
+    duplicated = await until(5)
+    send('{"jsonrpc":"2.0","id":null,"method":"ping"}')
+    null_id = await until(None)
     await asyncio.sleep(1.0)  # time for a wrong answer to id 2 to show up before the close
     process.stdin.close()
     rest = await asyncio.wait_for(process.stdout.read(), 60)
@@ -104,6 +119,9 @@ async def raw(command, args, env, key):
             messages.append({"not_json": line})
     return {
         "unknown_method": unknown.get("error", {}).get("code"),
+        "duplicated": {"is_error": duplicated.get("result", {}).get("isError"),
+                       "text": duplicated.get("result", {}).get("content", [{}])[0].get("text")},
+        "null_id": null_id.get("error", {}).get("code"),
         "malformed": malformed.get("error", {}).get("code"),
         "answered_cancelled": any(message.get("id") == 2 for message in messages),
         "only_protocol_on_stdout": all(message.get("jsonrpc") == "2.0" for message in messages),

@@ -21,6 +21,26 @@ private struct SendCheer: Endpoint, Decodable {
     typealias ReturnPayloadType = EmptyPayload
 }
 
+private struct ReplaceCheer: Endpoint, Decodable {
+    var endpoint: Restful { Restful(.put, "cheers/{id}") }
+    let id: Int
+    let amount: Int
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+private struct AmendCheer: Endpoint, Decodable {
+    var endpoint: Restful { Restful(.patch, "cheers/{id}") }
+    let id: Int
+    let amount: Int?
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+private struct RemoveCheer: Endpoint, Decodable {
+    var endpoint: Restful { Restful(.delete, "cheers/{id}") }
+    let id: Int
+    typealias ReturnPayloadType = EmptyPayload
+}
+
 private struct Tags: Endpoint, Decodable {
     var endpoint: Restful { Restful(.get, "tags") }
     typealias ReturnPayloadType = [String]
@@ -64,7 +84,7 @@ private func ask(_ server: MCPServer, _ message: String) async throws -> [String
         #expect((try await ask(mcp, #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#))?["result"] as? [String: Any] != nil)
     }
 
-    @Test func `tools are listed a page at a time with an output schema for object payloads`() async throws {
+    @Test func `tools are listed a page at a time with an output schema for every structured payload`() async throws {
         let mcp = server(pageSize: 2)
         let first = try #require(try await ask(mcp, #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)?["result"] as? [String: Any])
         let tools = try #require(first["tools"] as? [[String: Any]])
@@ -77,7 +97,10 @@ private func ask(_ server: MCPServer, _ message: String) async throws -> [String
         let second = try #require(try await ask(mcp, #"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"2"}}"#)?["result"] as? [String: Any])
         #expect((second["tools"] as? [[String: Any]])?.map { $0["name"] as? String } == ["tags"])
         #expect(second["nextCursor"] == nil)
-        #expect(((second["tools"] as? [[String: Any]])?.first)?["outputSchema"] == nil)  // a list is not structured content
+        // A list is structured content wrapped in an object, as MCP's output schemas are objects.
+        let wrapped = try #require(((second["tools"] as? [[String: Any]])?.first)?["outputSchema"] as? [String: Any])
+        #expect(String(decoding: try JSONSerialization.data(withJSONObject: wrapped, options: .sortedKeys), as: UTF8.self)
+            == #"{"properties":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"],"type":"object"}"#)
         let bad = try #require(try await ask(mcp, #"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"zz"}}"#))
         #expect((bad["error"] as? [String: Any])?["code"] as? Int == -32602)
     }
@@ -116,7 +139,7 @@ private func ask(_ server: MCPServer, _ message: String) async throws -> [String
         #expect(try await code(#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#) == -32601)
         #expect(try await code(#"{"jsonrpc":"2.0","id":1,"method":"#) == -32700)
         #expect(try await code(#"{"id":1,"method":"ping"}"#) == -32600)
-        #expect(try await code(#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#) == -32600)
+        #expect(try await code(#"[]"#) == -32600)
         #expect(try await ask(mcp, #"{"jsonrpc":"2.0","method":"notifications/unknown"}"#) == nil)
     }
 
@@ -150,5 +173,98 @@ private func ask(_ server: MCPServer, _ message: String) async throws -> [String
         let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         let ids = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["id"] as? Int }
         #expect(ids.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 2])  // two answers, nothing else
+    }
+
+    // MARK: - What the official SDK and the specification demand
+
+    @Test func `a list payload is structured content under result, as its output schema says`() async throws {
+        let mcp = server(transport: RecordingTransport(body: #"["a","b"]"#))
+        let reply = try #require(try await ask(mcp, #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tags","arguments":{}}}"#))
+        let result = try #require(reply["result"] as? [String: Any])
+        #expect(result["isError"] as? Bool == false)
+        #expect((result["structuredContent"] as? [String: Any])?["result"] as? [String] == ["a", "b"])
+        #expect((result["content"] as? [[String: Any]])?.first?["text"] as? String == #"["a","b"]"#)
+    }
+
+    @Test func `an object cut at the size limit is an error result without structured content, never null`() async throws {
+        let note = String(repeating: "n", count: 2_000)
+        let transport = RecordingTransport(body: #"{"total": 3, "note": "\#(note)"}"#)
+        let mcp = MCPServer(name: "cheers", version: "1", tools: EndpointTools([UserCheers.self], on: .stub(transport), maximumResultSize: 512))
+        let reply = try #require(await mcp.handle(Data(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"user_cheers","arguments":{"user_id":1}}}"#.utf8)))
+        let text = String(decoding: reply, as: UTF8.self)
+        #expect(!text.contains("structuredContent"))
+        let result = try #require((try JSONSerialization.jsonObject(with: reply) as? [String: Any])?["result"] as? [String: Any])
+        #expect(result["isError"] as? Bool == true)
+        let content = try #require(result["content"] as? [[String: Any]])
+        #expect((content[0]["text"] as? String)?.hasPrefix(#"{"truncated":true,"total_bytes":"#) == true)
+        #expect(content[1]["text"] as? String == "The answer was cut at this server's result size limit (512 bytes), so it has no structured form. Ask for less: a smaller page, or a narrower query.")
+    }
+
+    @Test func `arguments with a key twice are an error result naming the field, under the request's id`() async throws {
+        let transport = RecordingTransport()
+        let mcp = server(transport: transport)
+        let reply = try #require(try await ask(mcp, #"{"jsonrpc":"2.0","id":"d1","method":"tools/call","params":{"name":"user_cheers","arguments":{"user_id":1,"user_id":2}}}"#))
+        #expect(reply["id"] as? String == "d1")
+        let result = try #require(reply["result"] as? [String: Any])
+        #expect(result["isError"] as? Bool == true)
+        let text = try #require((result["content"] as? [[String: Any]])?.first?["text"] as? String)
+        #expect(text.contains(#"the field \"user_id\" appears twice"#))
+        #expect(transport.requests.isEmpty)
+        // A key twice in the envelope is the client's mistake, not the model's.
+        let envelope = try #require(try await ask(mcp, #"{"jsonrpc":"2.0","id":2,"method":"ping","method":"tools/list"}"#))
+        #expect((envelope["error"] as? [String: Any])?["code"] as? Int == -32600)
+        #expect(envelope["id"] as? Int == 2)
+    }
+
+    @Test func `invalid UTF-8 is refused, never sent on repaired`() async throws {
+        let transport = RecordingTransport()
+        let mcp = server(transport: transport)
+        var message = Data(#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"user_cheers","arguments":{"user_id":1,"x":""#.utf8)
+        message.append(contentsOf: [0xC3, 0x28])
+        message.append(contentsOf: Data(#""}}}"#.utf8))
+        let reply = try #require(await mcp.handle(message))
+        let object = try #require(try JSONSerialization.jsonObject(with: reply) as? [String: Any])
+        #expect((object["error"] as? [String: Any])?["code"] as? Int == -32700)
+        #expect((object["error"] as? [String: Any])?["message"] as? String == "Parse error: the message is not valid UTF-8")
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test(arguments: ["null", "true", "{}", "[]", "1.5", "1e3"])
+    func `an id that is not a string or an integer is an invalid request`(id: String) async throws {
+        let reply = try #require(try await ask(server(), #"{"jsonrpc":"2.0","id":\#(id),"method":"ping"}"#))
+        #expect((reply["error"] as? [String: Any])?["code"] as? Int == -32600)
+        #expect(reply["id"] is NSNull)
+    }
+
+    @Test func `a batch is answered in one array, in order, without its notifications`() async throws {
+        let mcp = server()
+        let reply = try #require(await mcp.handle(Data(#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"b","method":"nope"}]"#.utf8)))
+        let replies = try #require(try JSONSerialization.jsonObject(with: reply) as? [[String: Any]])
+        #expect(replies.count == 2)
+        #expect(replies[0]["id"] as? Int == 1)
+        #expect(replies[0]["result"] != nil)
+        #expect(replies[1]["id"] as? String == "b")
+        #expect((replies[1]["error"] as? [String: Any])?["code"] as? Int == -32601)
+        #expect(await mcp.handle(Data(#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#.utf8)) == nil)
+    }
+
+    @Test func `annotations follow the method, and input schemas refuse unknown fields as the validator does`() async throws {
+        let tools = EndpointTools([UserCheers.self, SendCheer.self, ReplaceCheer.self, AmendCheer.self, RemoveCheer.self], on: .stub(RecordingTransport()))
+        var hints: [String: [String: Bool]] = [:]
+        for definition in try tools.definitions(for: .mcp) {
+            let json = try #require(try JSONSerialization.jsonObject(with: definition.json.json) as? [String: Any])
+            let annotations = try #require(json["annotations"] as? [String: Any])
+            hints[definition.name] = annotations.compactMapValues { $0 as? Bool }
+            #expect((json["inputSchema"] as? [String: Any])?["additionalProperties"] as? Bool == false)
+        }
+        #expect(hints["user_cheers"] == ["readOnlyHint": true, "openWorldHint": true])
+        #expect(hints["send_cheer"] == ["readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true])
+        #expect(hints["replace_cheer"] == ["readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": true])
+        #expect(hints["amend_cheer"] == ["readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true])
+        #expect(hints["remove_cheer"] == ["readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": true])
+        // The validator refuses what the schema now says it refuses.
+        let result = try await tools.result(name: "replace_cheer", arguments: #"{"id":1,"amount":2,"colour":"red"}"#)
+        #expect(result.isError)
+        #expect(result.text.contains(#"unknown field \"colour\""#))
     }
 }
