@@ -34,21 +34,24 @@ extension MCPServer {
     /// try await server.run(input: requests.fileHandleForReading, output: replies.fileHandleForWriting)
     /// ```
     public func run(input: FileHandle, output: FileHandle) async throws {
-        var calls: [Task<Void, Never>] = []
         for await line in MCPServer.lines(of: input) {
-            calls.removeAll { $0.isCancelled }
             guard let message = line else {
                 write(MCPServer.reply(id: .null, error: -32700, "Parse error: the message is longer than \(MCPServer.maximumMessageSize) bytes"), to: output)
                 continue
             }
             guard !message.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) else { continue }
-            calls.append(Task {
+            // Each message is answered in a task of its own, kept only while it runs: a list of
+            // every task ever started grew by a kilobyte or more per message.
+            let number = nextLine
+            nextLine &+= 1
+            lineTasks[number] = Task {
                 if let reply = await self.handle(message) { self.write(reply, to: output) }
-            })
+                self.lineTasks[number] = nil  // on the actor, after the line above stored it
+            }
         }
         // The client closed its end, which is how MCP's stdio transport ends a session: the calls
         // under way still answer (a client that cannot wait stops the process).
-        for call in calls { await call.value }
+        while let call = lineTasks.values.first { await call.value }
     }
 
     private func write(_ reply: Data, to output: FileHandle) {
