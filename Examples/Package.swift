@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "EndpointKitMCP", package: "EndpointKit"),  // /mcp
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -10,6 +10,10 @@ import subprocess
 import sys
 import time
 
+import json
+import urllib.error
+import urllib.request
+
 import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -50,6 +54,40 @@ async def exercise(session, transport):
           f"(min {min(latencies):.2f}, max {max(latencies):.2f}, 30 calls)")
 
 
+async def transport_rules(endpoint):
+    """Streamable HTTP's rules, with raw requests: what a browser page elsewhere, an old or a
+    confused client would send."""
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    good = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    async def status(headers, method="POST", body=ping):
+        data = json.dumps(body).encode() if method == "POST" else None
+        request = urllib.request.Request(endpoint, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                response.content = response.read()
+                return response.status, response
+        except urllib.error.HTTPError as refused:
+            refused.content = refused.read()
+            return refused.code, refused
+    code, _ = await status(good | {"Origin": "http://attacker.example"})
+    check(code == 403, f"a POST from http://attacker.example got {code}, not 403")
+    code, _ = await status(good | {"Origin": "http://localhost:5173"})
+    check(code == 200, f"a POST from a page on localhost got {code}, not 200")
+    code, _ = await status(good | {"MCP-Protocol-Version": "1999-01-01"})
+    check(code == 400, f"an unsupported MCP-Protocol-Version got {code}, not 400")
+    code, _ = await status(good | {"Accept": "text/html"})
+    check(code == 406, f"Accept: text/html got {code}, not 406")
+    code, _ = await status(good | {"Content-Type": "text/plain"})
+    check(code == 415, f"Content-Type: text/plain got {code}, not 415")
+    code, response = await status(good, method="GET")
+    check(code == 405 and response.headers.get("allow") == "POST", f"GET got {code} {response.headers}, not 405 with Allow: POST")
+    code, response = await status(good, body={"jsonrpc": "2.0", "method": "notifications/initialized"})
+    check(code == 202 and response.content == b"", f"a notification got {code} {response.content!r}, not 202 with no body")
+    code, response = await status(good)
+    check(code == 200 and "mcp-session-id" not in response.headers, f"a ping got {code} {response.headers}")
+    print("Streamable HTTP: Origin (403), MCP-Protocol-Version (400), Accept (406), Content-Type (415), GET (405), notifications (202)")
+
+
 async def main(demo):
     async with stdio_client(StdioServerParameters(command=demo, args=["--mcp"])) as (read, write):
         async with ClientSession(read, write) as session:
@@ -63,6 +101,7 @@ async def main(demo):
             read, write = streams[0], streams[1]
             async with ClientSession(read, write) as session:
                 await exercise(session, "Streamable HTTP")
+        await transport_rules(line.removeprefix("MCP endpoint: "))
     finally:
         server.stdin.close()
         server.wait(timeout=60)

@@ -42,6 +42,7 @@ public actor MCPServer {
     let tools: EndpointTools
     let instructions: String?
     let pageSize: Int
+    let allowedOrigins: [String]
     /// The tools' definitions, made on the first `tools/list`.
     private var definitions: Result<[JSONValue], any Error>?
     private var running: [JSONValue: Task<ToolResult?, Never>] = [:]
@@ -62,7 +63,12 @@ public actor MCPServer {
     ///   - tools: The endpoints offered, with their server, result size limit and confirmation.
     ///   - instructions: Text a client may give the model about the whole server.
     ///   - pageSize: How many tools `tools/list` returns at a time (at least 1).
-    public init(name: String, version: String, tools: EndpointTools, instructions: String? = nil, pageSize: Int = 100) {
+    ///   - allowedOrigins: The web origins whose pages may call the server over HTTP
+    ///     (``handle(_:)->MCPServer.HTTPResponse``): exact origins such as `https://app.example`, or
+    ///     with `*` for the port, such as `http://localhost:*`. Pages served from this machine by default.
+    public init(name: String, version: String, tools: EndpointTools, instructions: String? = nil, pageSize: Int = 100,
+                allowedOrigins: [String] = MCPServer.loopbackOrigins) {
+        self.allowedOrigins = allowedOrigins
         self.name = name
         self.version = version
         self.tools = tools
@@ -74,15 +80,12 @@ public actor MCPServer {
 
     /// Answers one JSON-RPC message: the reply to send back, or `nil` for a notification and for
     /// a call the client cancelled. The transport-agnostic core: ``run()`` uses it for standard
-    /// input and output, and an HTTP server uses it for Streamable HTTP (reply with the data as
-    /// `application/json`, or `202 Accepted` with no body for `nil`).
+    /// input and output, and ``handle(_:)->MCPServer.HTTPResponse`` for Streamable HTTP, after
+    /// that transport's checks. Use it for a transport of your own (a WebSocket, a test).
     ///
     /// ```swift
-    /// router.post("mcp") { request, context in
-    ///     let body = try await request.body.collect(upTo: 1 << 20)
-    ///     guard let reply = await mcp.handle(Data(buffer: body)) else { return Response(status: .accepted) }
-    ///     return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: reply)))
-    /// }
+    /// let reply = await mcp.handle(Data(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8))
+    /// // {"jsonrpc":"2.0","id":1,"result":{}}
     /// ```
     ///
     /// Requests are answered concurrently: a long `tools/call` does not hold up a `ping`, and a

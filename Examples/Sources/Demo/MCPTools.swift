@@ -16,4 +16,10 @@ actor MCPSlot {
     func set(_ server: MCPServer) {
         self.server = server
     }
+
+    /// The server's answer to `request`; 503 before the server is set.
+    func handle(_ request: MCPServer.HTTPRequest) async -> MCPServer.HTTPResponse {
+        guard let server else { return MCPServer.HTTPResponse(status: 503, headers: [], body: Data()) }
+        return await server.handle(request)
+    }
 }

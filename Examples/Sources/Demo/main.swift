@@ -110,7 +110,7 @@ if let flag = arguments.firstIndex(of: "--openapi") {
     // The same over Streamable HTTP, at /mcp of the demo's own Hummingbird server, until standard
     // input closes.
     let slot = MCPSlot()
-    try await DemoServer.withServer(mcp: { await slot.server?.handle($0) }) { origin in
+    try await DemoServer.withServer(mcp: { await slot.handle($0) }) { origin in
         await slot.set(MCPServer(name: "endpointkit-demo", version: "1.0", tools: demoTools(on: origin)))
         FileHandle.standardOutput.write(Data("MCP endpoint: \(origin.appendingPathComponent("mcp"))\n".utf8))  // unbuffered
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

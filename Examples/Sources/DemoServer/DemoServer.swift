@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import EndpointKitMCP
 
 /// A local stand-in for the demo's APIs: reiterate.app's cheer endpoints and GitHub's branch list,
 /// served by Hummingbird on 127.0.0.1 (a free port). Demo calls it through EndpointKit, and
@@ -9,11 +10,10 @@ import Logging
 public enum DemoServer {
     /// Starts the server, runs `body` with its origin once it listens, then stops the server.
     ///
-    /// With `mcp`, the server also answers MCP's Streamable HTTP at `/mcp`: each POSTed JSON-RPC
-    /// message goes to `mcp`, whose reply is sent as `application/json` (`202 Accepted` when there
-    /// is none); GET and DELETE are `405`, as the transport allows a server without a stream of its
-    /// own or sessions.
-    public static func withServer(mcp: (@Sendable (Data) async -> Data?)? = nil, _ body: (URL) async throws -> Void) async throws {
+    /// With `mcp`, the server also answers MCP's Streamable HTTP at `/mcp`: each request, whatever
+    /// its method, goes to `mcp` (`MCPServer.handle(_:)` with an `MCPServer.HTTPRequest`), whose
+    /// status, header fields and body are sent back as they are.
+    public static func withServer(mcp: (@Sendable (MCPServer.HTTPRequest) async -> MCPServer.HTTPResponse)? = nil, _ body: (URL) async throws -> Void) async throws {
         var logger = Logger(label: "demo-server")
         logger.logLevel = .critical
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
@@ -35,16 +35,25 @@ public enum DemoServer {
         }
     }
 
-    private static func router(mcp: (@Sendable (Data) async -> Data?)?) -> Router<BasicRequestContext> {
+    private static func router(mcp: (@Sendable (MCPServer.HTTPRequest) async -> MCPServer.HTTPResponse)?) -> Router<BasicRequestContext> {
         let router = Router()
         if let mcp {
-            router.post("/mcp") { request, _ -> Response in
-                let body = try await request.body.collect(upTo: 4 << 20)
-                guard let reply = await mcp(Data(buffer: body)) else { return Response(status: .accepted) }
-                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: reply)))
+            // Every method reaches the MCP server, which applies Streamable HTTP's rules (Origin,
+            // MCP-Protocol-Version, Accept, Content-Type) and answers 405 to all but POST.
+            for method in [HTTPRequest.Method.post, .get, .delete, .put, .patch] {
+                router.on("/mcp", method: method) { request, _ -> Response in
+                    let body = try await request.body.collect(upTo: MCPServer.maximumMessageSize)
+                    let reply = await mcp(MCPServer.HTTPRequest(
+                        method: request.method.rawValue,
+                        headers: request.headers.map { ($0.name.rawName, $0.value) },
+                        body: Data(buffer: body)))
+                    var headers = HTTPFields()
+                    for (name, value) in reply.headers {
+                        if let name = HTTPField.Name(name) { headers.append(HTTPField(name: name, value: value)) }
+                    }
+                    return Response(status: .init(code: reply.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
+                }
             }
-            router.get("/mcp") { _, _ in Response(status: .methodNotAllowed) }
-            router.delete("/mcp") { _, _ in Response(status: .methodNotAllowed) }
         }
         router.post("/api/v2/purchase_cheer") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 64 * 1024)

@@ -11,8 +11,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock25Part1(mcp: MCPServer, body: Data) async throws {
-let reply = await mcp.handle(body)        // the JSON-RPC answer, or nil for a notification
-let status = reply == nil ? 202 : 200    // 200 with Content-Type: application/json and reply as the body
-_ = (reply, status)
+func readmeBlock25Part1(mcp: MCPServer, method: String, headers: [(name: String, value: String)], body: Data) async throws {
+let response = await mcp.handle(MCPServer.HTTPRequest(method: method, headers: headers, body: body))
+print(response.status, response.headers, response.body)   // sent back as they are
+_ = response
 }
