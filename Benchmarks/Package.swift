@@ -42,6 +42,15 @@ let package = Package(
             name: "StreamingBench",
             dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]
         ),
+        // What MCP adds to a tool call: direct, through MCPServer.handle, and over stdio to a child.
+        .executableTarget(
+            name: "MCPLatency",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitTools", package: "EndpointKit"),
+                .product(name: "EndpointKitMCP", package: "EndpointKit"),
+            ]
+        ),
         // Runs one contender's in-memory call N times, for instruction counts under callgrind.
         .executableTarget(name: "InstructionCount", dependencies: ["Contenders"]),
         .executableTarget(

@@ -31,6 +31,7 @@ echo "== Building (the server in $server_configuration, the rest in release)"
 swift build -c "$server_configuration" --product BenchServer
 swift build -c release --product InstructionCount
 swift build -c release --product StreamingBench
+swift build -c release --product MCPLatency
 
 # With two or more cores, the server runs on core 0 and the benchmarks on core 1, so that they do not
 # compete for a core (without this, identical contenders differed by up to 6% end to end).
@@ -57,6 +58,9 @@ echo "listening on $BENCH_ORIGIN"
 echo "== Running the benchmarks"
 "${client_cpu[@]}" swift package --allow-writing-to-package-directory benchmark \
     --format histogramPercentiles --path "$results" --no-progress --quiet
+
+echo "== MCP: what a tools/call adds to the same call made directly (paired, median of 200 rounds)"
+"${client_cpu[@]}" .build/release/MCPLatency "$BENCH_ORIGIN" $([ -n "${BENCH_SMOKE:-}" ] && echo --smoke) > "$results/mcp.tsv"
 
 echo "== Counting instructions per call, in memory and over loopback (valgrind callgrind)"
 : > "$results/instructions.tsv"
@@ -153,6 +157,9 @@ BENCH_BUILD_SECONDS=$build_seconds python3 summarize.py "$results" "$calls"
 echo
 echo "Streaming (figure, value, unit, target, verdict):"
 column -t -s $'\t' "$results/streaming.tsv" 2>/dev/null || cat "$results/streaming.tsv"
+echo
+echo "MCP (figure, value, unit, how):"
+column -t -s $'\t' "$results/mcp.tsv" 2>/dev/null || cat "$results/mcp.tsv"
 echo
 echo "Build: clean debug build of the EndpointKit target ${build_seconds} s" \
      "(a one-line package: ${empty_seconds} s); ${files} files, ${lines} lines" \
