@@ -56,6 +56,18 @@ let package = Package(
             dependencies: [.product(name: "EndpointKit", package: "EndpointKit")],
             path: "Snapshots/Shelter"
         ),
+        // The shelter's document generated with --mcp-server shelter-mcp: an MCP server of every
+        // operation, driven by the official MCP client in the tests.
+        .executableTarget(
+            name: "ShelterMCP",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitContract", package: "EndpointKit"),
+                .product(name: "EndpointKitTools", package: "EndpointKit"),
+                .product(name: "EndpointKitMCP", package: "EndpointKit"),
+            ],
+            path: "Snapshots/ShelterMCP"
+        ),
         // The demo's exported document, generated with --documented: exported again by the tests.
         .target(
             name: "DemoAPI",
@@ -68,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "EndpointKitGeneratorTests",
             dependencies: [
-                "EndpointKitGenerator", "PetstoreAPI", "ShelterAPI", "DemoAPI",
+                "EndpointKitGenerator", "PetstoreAPI", "ShelterAPI", "DemoAPI", "ShelterMCP",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitContract", package: "EndpointKit"),

@@ -26,6 +26,7 @@ public struct JSONSchema: Sendable {
         case array(JSONSchema)
         case oneOf([JSONSchema])
         case annotated(JSONSchema, description: String)
+        case tagged(JSONSchema, key: String, value: String)
     }
 
     let node: Node
@@ -120,6 +121,16 @@ public struct JSONSchema: Sendable {
         case .annotated(let schema, let description):
             var value = try schema.value(builder: builder)
             value["description"] = .string(description)
+            return value
+        case .tagged(let schema, let key, let tag):
+            // Beside a `$ref` too: JSON Schema 2020-12 applies both.
+            var value = try schema.value(builder: builder)
+            var properties = value["properties"] ?? .object([:])
+            properties[key] = .object(["const": .string(tag)])
+            value["properties"] = properties
+            var required = value["required"]?.arrayValue ?? []
+            if !required.contains(.string(key)) { required.append(.string(key)) }
+            value["required"] = .array(required)
             return value
         }
     }
@@ -253,5 +264,16 @@ extension JSONSchema {
     /// ```
     public func described(_ description: String) -> JSONSchema {
         JSONSchema(node: .annotated(self, description: description))
+    }
+
+    /// This schema with the property `key` required and fixed to `value`: how one alternative of
+    /// a tagged union (a discriminator) is told from the others in a ``oneOf(_:)``.
+    ///
+    /// ```swift
+    /// .oneOf([.type(Cat.self).tagged("species", as: "cat"), .type(Dog.self).tagged("species", as: "dog")])
+    /// // {"oneOf": [{"$ref": "#/$defs/Cat", "properties": {"species": {"const": "cat"}}, "required": ["species"]}, …]}
+    /// ```
+    public func tagged(_ key: String, as value: String) -> JSONSchema {
+        JSONSchema(node: .tagged(self, key: key, value: value))
     }
 }

@@ -158,7 +158,9 @@ struct Tool: Sendable {
             }
             return member
         }
-        if result.contains(where: { $0.key == "properties" }), !result.contains(where: { $0.key == "additionalProperties" }) {
+        // Not beside a `$ref` or `allOf`: there `additionalProperties` would see only these
+        // properties, and refuse the ones the referred schema allows.
+        if result.contains(where: { $0.key == "properties" }), !result.contains(where: { ["additionalProperties", "$ref", "allOf"].contains($0.key) }) {
             result.append(JSONValue.Member(key: "additionalProperties", value: .bool(false)))
         }
         return .object(result)

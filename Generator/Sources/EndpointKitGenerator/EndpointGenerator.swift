@@ -22,15 +22,20 @@ public enum EndpointGenerator {
         /// (every value kept, none typed) and such an operation is left out, each reported in
         /// ``Output/fallbacks`` with its JSON path and fix. Off, the first one is thrown.
         public var fallsBack: Bool
+        /// Also write `main.swift`: an executable named this that serves every endpoint as a Model
+        /// Context Protocol tool over standard input and output (implies ``documented``, whose
+        /// summaries become the tools' descriptions). Needs the `EndpointKitMCP` product.
+        public var mcpServer: String?
 
         /// Options; by default only what the `EndpointKit` product needs, and the first refusal thrown.
         ///
         /// ```swift
         /// let output = try EndpointGenerator.generate(loaded, options: .init(documented: true))
         /// ```
-        public init(documented: Bool = false, fallsBack: Bool = false) {
-            self.documented = documented
+        public init(documented: Bool = false, fallsBack: Bool = false, mcpServer: String? = nil) {
+            self.documented = documented || mcpServer != nil
             self.fallsBack = fallsBack
+            self.mcpServer = mcpServer
         }
     }
 
@@ -166,7 +171,17 @@ public enum EndpointGenerator {
                 writer.blank()
                 writeDocumented(declaration.name, notes: notes, into: &writer)
             }
-            files.append(File(name: "Documentation.swift", contents: header + "import EndpointKit\nimport EndpointKitContract\n\n" + writer.text))
+            let declarations = endpoints.map(\.0) + groups.flatMap(\.types) + unused
+            let unions = declarations.flatMap { unionDeclarations(in: $0, qualifier: "") }
+            if !unions.isEmpty { writeSchemas(of: unions, keyStyle: keyStyle, into: &writer) }
+            let contractImports = "import EndpointKit\nimport EndpointKitContract\n" + (unions.isEmpty ? "" : "import Foundation\n")
+            files.append(File(name: "Documentation.swift", contents: header + contractImports + "\n" + writer.text))
+            if let name = options.mcpServer {
+                let main = MCPServerFile.contents(
+                    name: name, title: title, version: info?["version"]?.string ?? "", description: info?["description"]?.string,
+                    factory: factory, namespace: namespace, security: security, hasDefaultOrigin: serverOrigin(in: root) != nil)
+                files.append(File(name: "main.swift", contents: header + main))
+            }
         }
         return Output(files: files.sorted { $0.name < $1.name }, fallbacks: schemas.fallbacks + leftOut)
     }
@@ -198,16 +213,20 @@ public enum EndpointGenerator {
         return names.first { counts[$0] == counts.values.max() }
     }
 
+    /// The document's first server as an absolute URL, its variables at their defaults; `nil` for
+    /// none, a relative one, or one with a variable left.
+    private static func serverOrigin(in root: Node) -> String? {
+        guard let server = root["servers"]?.sequence?.first, var url = server["url"]?.string else { return nil }
+        for (variable, value) in server["variables"]?.mapping ?? [:] {
+            if let variable = variable.string, let value = value["default"]?.string { url = url.replacingOccurrences(of: "{\(variable)}", with: value) }
+        }
+        return (url.hasPrefix("http://") || url.hasPrefix("https://")) && !url.contains("{") ? url : nil
+    }
+
     private static func serverFactory(named name: String, root: Node, keyStyle: KeyStyle, errorType: String?, security: SecurityChoice) -> String {
         var writer = SwiftWriter()
         let title = root["info"]?["title"]?.string ?? "The API"
-        var origin: String?
-        if let server = root["servers"]?.sequence?.first, var url = server["url"]?.string {
-            for (variable, value) in server["variables"]?.mapping ?? [:] {
-                if let variable = variable.string, let value = value["default"]?.string { url = url.replacingOccurrences(of: "{\(variable)}", with: value) }
-            }
-            if url.hasPrefix("http://") || url.hasPrefix("https://"), !url.contains("{") { origin = url }
-        }
+        let origin = serverOrigin(in: root)
         var parameters = ["origin: URL" + (origin.map { " = URL(string: \(SwiftWriter.literal($0)))!" } ?? "")]
         parameters += security.parameters
         var arguments = ["origin: origin", "pathPrefix: \"\""]
@@ -237,6 +256,49 @@ public enum EndpointGenerator {
         writer.line("    }")
         writer.line("}")
         return writer.text
+    }
+
+    /// Every union in `declaration` and the types nested in it, each with its qualified name.
+    private static func unionDeclarations(in declaration: Declaration, qualifier: String) -> [(name: String, shape: UnionShape)] {
+        let name = qualifier + declaration.name
+        var found: [(name: String, shape: UnionShape)] = []
+        if case .union(let shape) = declaration.kind { found.append((name, shape)) }
+        for inner in declaration.nested { found += unionDeclarations(in: inner, qualifier: name + ".") }
+        return found
+    }
+
+    /// `CustomJSONSchema` for each union: EndpointKitContract cannot derive an enum's schema by
+    /// decoding placeholders (its `init(from:)` refuses a tag that is none of its own), so each
+    /// says its alternatives and gives a value decoded from an example the document accepts.
+    private static func writeSchemas(of unions: [(name: String, shape: UnionShape)], keyStyle: KeyStyle, into writer: inout SwiftWriter) {
+        for (name, shape) in unions {
+            let alternatives = shape.alternatives.map { alternative -> String in
+                let schema = ".type(\(alternative.type).self)"
+                guard let tag = shape.tag, let value = alternative.tags.first else { return schema }
+                return schema + ".tagged(\(SwiftWriter.literal(tag.json)), as: \(SwiftWriter.literal(value)))"
+            }
+            writer.blank()
+            writer.line("nonisolated extension \(name): CustomJSONSchema {")
+            writer.line("    static var jsonSchema: JSONSchema {")
+            writer.line("        .oneOf([")
+            for alternative in alternatives { writer.line("            \(alternative),") }
+            writer.line("        ])")
+            writer.line("    }")
+            writer.line("    static var schemaExample: Self { decodedExample(\(SwiftWriter.literal(shape.example))) }")
+            writer.line("}")
+        }
+        writer.blank()
+        writer.line("/// A value decoded from `json`, an example the document accepts, with the API's decoder: what a")
+        writer.line("/// union gives EndpointKitContract to stand for it while the types around it are derived.")
+        writer.line("nonisolated private func decodedExample<T: Decodable>(_ json: String) -> T {")
+        writer.line("    let decoder = Server.makeDecoder()")
+        if keyStyle == .asWritten { writer.line("    decoder.keyDecodingStrategy = .useDefaultKeys") }
+        writer.line("    do {")
+        writer.line("        return try decoder.decode(T.self, from: Data(json.utf8))")
+        writer.line("    } catch {")
+        writer.line("        preconditionFailure(\"endpointkit-generate wrote an example of \\(T.self) that does not decode: \\(json): \\(error)\")")
+        writer.line("    }")
+        writer.line("}")
     }
 
     private static func writeDocumented(_ name: String, notes: OperationMapper.Notes, into writer: inout SwiftWriter) {

@@ -22,6 +22,9 @@ struct Generate: ParsableCommand {
     @Flag(help: "Also write Documentation.swift: Documented conformances for EndpointKitContract, so the exported document keeps the source's summaries and statuses.")
     var documented = false
 
+    @Option(name: .customLong("mcp-server"), help: "Also write main.swift: the output folder becomes an executable named this, serving every endpoint as an MCP tool over stdio (implies --documented; needs the EndpointKitMCP product).")
+    var mcpServer: String?
+
     @Flag(help: "Go on past what has no faithful EndpointKit form: such a schema becomes JSONValue and such an operation is left out, each reported on standard error with its JSON path and fix.")
     var fallBack = false
 
@@ -30,7 +33,7 @@ struct Generate: ParsableCommand {
         do {
             let loaded = try DocumentLoader.load(try Data(contentsOf: URL(fileURLWithPath: document)))
             for repair in loaded.repairs { FileHandle.standardError.write(Data("repaired \(repair)\n".utf8)) }
-            let output = try EndpointGenerator.generate(loaded, options: .init(documented: documented, fallsBack: fallBack))
+            let output = try EndpointGenerator.generate(loaded, options: .init(documented: documented, fallsBack: fallBack, mcpServer: mcpServer))
             for fallback in output.fallbacks { FileHandle.standardError.write(Data("fell back: \(fallback)\n".utf8)) }
             files = output.files
         } catch let error as GenerationError {
@@ -49,6 +52,19 @@ struct Generate: ParsableCommand {
             try Data(file.contents.utf8).write(to: folder.appendingPathComponent(file.name), options: .atomic)
         }
         print("wrote \(files.count) files to \(output): \(files.map(\.name).joined(separator: ", "))")
+        if let mcpServer {
+            let target = folder.lastPathComponent
+            print("""
+                declare the MCP server in Package.swift (its folder, \(output), is the target's):
+                    .executableTarget(name: "\(target)", dependencies: [
+                        .product(name: "EndpointKit", package: "EndpointKit"),
+                        .product(name: "EndpointKitContract", package: "EndpointKit"),
+                        .product(name: "EndpointKitTools", package: "EndpointKit"),
+                        .product(name: "EndpointKitMCP", package: "EndpointKit"),
+                    ]),
+                    products: [.executable(name: "\(mcpServer)", targets: ["\(target)"])]
+                """)
+        }
     }
 }
 

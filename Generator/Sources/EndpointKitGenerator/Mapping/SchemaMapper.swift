@@ -333,6 +333,15 @@ final class SchemaMapper {
     ///    arrays and then the objects, in that order.
     /// Objects that none of these tells apart overlap: they are refused.
     func union(_ schema: Node, at path: String, named name: String) throws -> Declaration {
+        var declaration = try unionShape(schema, at: path, named: name)
+        if case .union(var shape) = declaration.kind {
+            shape.example = example(of: schema).json
+            declaration.kind = .union(shape)
+        }
+        return declaration
+    }
+
+    private func unionShape(_ schema: Node, at path: String, named name: String) throws -> Declaration {
         let key = schema["oneOf"] != nil ? "oneOf" : "anyOf"
         let alternatives = (schema[key]?.sequence ?? []).enumerated().filter { !isNull($0.element) }
         var nested: [Declaration] = []
@@ -492,7 +501,7 @@ final class SchemaMapper {
         schema.mapping?.isEmpty == true || schema.bool == true
     }
 
-    private func isNull(_ schema: Node) -> Bool {
+    func isNull(_ schema: Node) -> Bool {
         schema["type"]?.string == "null" || (schema["enum"]?.sequence.map { $0.count == 1 && $0[0].isNull } ?? false)
     }
 

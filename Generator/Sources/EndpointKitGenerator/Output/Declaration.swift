@@ -76,6 +76,8 @@ struct UnionShape {
     var alternatives: [Alternative]
     /// The tag's Swift key (as `CodingKeys` spells it) and its JSON name, for a tagged union.
     var tag: (key: String, codingKey: String?, json: String)?
+    /// A value of the union as wire JSON, which the generated `CustomJSONSchema` conformance decodes.
+    var example = "null"
 }
 
 /// What makes a struct an endpoint.

@@ -1,0 +1,119 @@
+// The shelter server and the MCP server run as child processes, which exist on macOS and Linux only.
+#if os(macOS) || os(Linux)
+import EndpointKit
+import EndpointKitGenerator
+import Foundation
+@testable import ShelterAPI
+import Testing
+
+/// `endpointkit-generate shelter.json --mcp-server shelter-mcp` writes an executable (the committed
+/// ShelterMCP snapshot, built by this package) that serves every operation as an MCP tool. The
+/// official MCP Python SDK launches it against the FastAPI shelter server, lists its tools, reads,
+/// writes, and the write is then read back from the server through the generated API.
+@Suite(.serialized) struct ShelterMCPTests {
+    /// The MCP SDK's release, in a virtual environment of its own: FastAPI pins its own Starlette.
+    static let packages = ["mcp==2.3.0"]
+    static let environment = Snapshots.package.appendingPathComponent(".build/mcp-python")
+
+    @Test func theDocumentGeneratesTheSnapshot() throws {
+        let loaded = try DocumentLoader.load(Data(contentsOf: Snapshots.documents.appendingPathComponent("shelter.json")))
+        let files = try EndpointGenerator.generate(loaded, options: .init(mcpServer: "shelter-mcp")).files
+        #expect(files.map(\.name) == ["Animals.swift", "Documentation.swift", "Endpoints.swift", "ShelterServer.swift", "main.swift"])
+        #expect(try Snapshots.differences(files, snapshot: "ShelterMCP") == [])
+    }
+
+    @Test func theOfficialClientListsReadsAndWrites() async throws {
+        let shelter = try ShelterServer()
+        let python = try Self.interpreter()
+        let executable = try Self.executable()
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [Snapshots.package.appendingPathComponent("Tests/EndpointKitGeneratorTests/Servers/shelter_mcp_client.py").path,
+                             executable.path, shelter.origin.absoluteString]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "the client failed: \(complaint)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any])
+
+        #expect(seen["server"] as? String == "shelter-mcp")
+        let tools = try #require(seen["tools"] as? [String: [String: Any]])
+        #expect(tools.keys.sorted() == ["create_animal", "delete_animal", "get_animal", "health", "list_animals"])
+        #expect(tools["list_animals"]?["readOnly"] as? Bool == true)
+        #expect(tools["create_animal"]?["destructive"] as? Bool == false)
+        #expect(tools["delete_animal"]?["destructive"] as? Bool == true)
+        #expect(tools["create_animal"]?["required"] as? [String] == ["name", "details"])
+        #expect((tools["create_animal"]?["description"] as? String)?.hasPrefix("Admit an animal") == true)
+
+        let list = try #require(seen["list"] as? [String: Any])
+        #expect(list["isError"] as? Bool == false)
+        let items = try #require((list["structured"] as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(items.map { $0["name"] as? String } == ["Tom", "Rex"])
+
+        let create = try #require(seen["create"] as? [String: Any])
+        #expect(create["isError"] as? Bool == false, "\(create)")
+        let created = try #require(create["structured"] as? [String: Any])
+        #expect(created["name"] as? String == "Mochi")
+        let id = try #require((created["id"] as? String).flatMap(UUID.init(uuidString:)))
+
+        let refused = try #require(seen["refused"] as? [String: Any])
+        #expect(refused["isError"] as? Bool == true)
+        #expect((refused["text"] as? String)?.contains("bird") == true, "\(refused)")
+
+        // The write reached the server: read back through the generated API, then removed.
+        let api = Server.shelter(origin: shelter.origin)
+        let animal = try await GetAnimal(animalId: id).call(on: api)
+        #expect(animal.name == "Mochi")
+        #expect(animal.tags == ["mcp"])
+        guard case .cat(let cat) = animal.details else { Issue.record("not a cat: \(animal.details)"); return }
+        #expect(cat.indoor == true)
+        _ = try await DeleteAnimal(animalId: id).call(on: api)
+    }
+
+    /// The ShelterMCP executable this package built, beside the test bundle.
+    static func executable() throws -> URL {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // macOS runs the tests from inside an .xctest bundle: the products are beside the bundle.
+        while folder.pathExtension == "xctest" || folder.lastPathComponent == "MacOS" || folder.lastPathComponent == "Contents" {
+            folder.deleteLastPathComponent()
+        }
+        let executable = folder.appendingPathComponent("ShelterMCP")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw ShelterServer.StartFailure(description: "no ShelterMCP executable in \(folder.path): build it with swift build --package-path Generator --product ShelterMCP")
+        }
+        return executable
+    }
+
+    private static let prepared = Result { try prepare() }
+    static func interpreter() throws -> URL { try prepared.get() }
+
+    private static func prepare() throws -> URL {
+        let python = environment.appendingPathComponent("bin/python")
+        let check = ["-c", "import mcp, importlib.metadata as m; assert m.version('mcp') == '2.3.0'"]
+        if run(python, check) == 0 { return python }
+        try? FileManager.default.removeItem(at: environment)
+        guard run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "venv", environment.path]) == 0,
+              run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + packages) == 0,
+              run(python, check) == 0 else {
+            throw ShelterServer.StartFailure(description: "could not prepare Python for the MCP client; run: python3 -m venv '\(environment.path)' && '\(python.path)' -m pip install \(packages.joined(separator: " "))")
+        }
+        return python
+    }
+
+    private static func run(_ executable: URL, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+#endif
