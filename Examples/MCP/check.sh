@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs Examples/MCP/check.py (the official MCP Python SDK against Demo --mcp and --mcp-http) in a
-# virtual environment of its own under Examples/.build, made on first use.
+# Checks Demo --mcp and --mcp-http with two official MCP clients written independently of EndpointKit:
+# the Python SDK (check.py, in a virtual environment of its own under Examples/.build, made on first
+# use) and the Swift SDK (SwiftClient/, a side package).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 venv="$here/../.build/mcp-python"
@@ -10,3 +11,7 @@ if ! "$venv/bin/python" -c "import mcp" 2>/dev/null; then
 fi
 swift build --package-path "$here/.." --product Demo >/dev/null
 "$venv/bin/python" "$here/check.py" "$here/../.build/debug/Demo"
+
+# The second, independent client: the official MCP Swift SDK, in a side package of its own.
+swift build --package-path "$here/SwiftClient" --product mcp-swift-check >/dev/null
+"$here/SwiftClient/.build/debug/mcp-swift-check" "$here/../.build/debug/Demo"
