@@ -31,7 +31,10 @@ echo "== Building (the server in $server_configuration, the rest in release)"
 swift build -c "$server_configuration" --product BenchServer
 swift build -c release --product InstructionCount
 swift build -c release --product StreamingBench
-swift build -c release --product MCPLatency
+# MCPLatency is no harness binary: the smoke pass builds it in debug with the server, which spares
+# a release build of the Contract, Tools and MCP modules.
+mcp_configuration=release; [ -n "${BENCH_SMOKE:-}" ] && mcp_configuration=debug
+swift build -c "$mcp_configuration" --product MCPLatency
 
 # With two or more cores, the server runs on core 0 and the benchmarks on core 1, so that they do not
 # compete for a core (without this, identical contenders differed by up to 6% end to end).
@@ -60,7 +63,7 @@ echo "== Running the benchmarks"
     --format histogramPercentiles --path "$results" --no-progress --quiet
 
 echo "== MCP: what a tools/call adds to the same call made directly (paired, median of 200 rounds)"
-"${client_cpu[@]}" .build/release/MCPLatency "$BENCH_ORIGIN" $([ -n "${BENCH_SMOKE:-}" ] && echo --smoke) > "$results/mcp.tsv"
+"${client_cpu[@]}" ".build/$mcp_configuration/MCPLatency" "$BENCH_ORIGIN" $([ -n "${BENCH_SMOKE:-}" ] && echo --smoke) > "$results/mcp.tsv"
 
 echo "== Counting instructions per call, in memory and over loopback (valgrind callgrind)"
 : > "$results/instructions.tsv"

@@ -89,31 +89,10 @@ import Testing
         return executable
     }
 
-    private static let prepared = Result { try prepare() }
+    private static let prepared = Result {
+        try PythonEnvironment(folder: environment, packages: packages,
+                              check: "import mcp, importlib.metadata as m; assert m.version('mcp') == '2.3.0'").interpreter()
+    }
     static func interpreter() throws -> URL { try prepared.get() }
-
-    private static func prepare() throws -> URL {
-        let python = environment.appendingPathComponent("bin/python")
-        let check = ["-c", "import mcp, importlib.metadata as m; assert m.version('mcp') == '2.3.0'"]
-        if run(python, check) == 0 { return python }
-        try? FileManager.default.removeItem(at: environment)
-        guard run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "venv", environment.path]) == 0,
-              run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + packages) == 0,
-              run(python, check) == 0 else {
-            throw ShelterServer.StartFailure(description: "could not prepare Python for the MCP client; run: python3 -m venv '\(environment.path)' && '\(python.path)' -m pip install \(packages.joined(separator: " "))")
-        }
-        return python
-    }
-
-    private static func run(_ executable: URL, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }
 #endif
