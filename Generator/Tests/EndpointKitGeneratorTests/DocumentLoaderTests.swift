@@ -21,6 +21,34 @@ import Testing
         #expect(loaded.document.components.schemas.count == 1)
     }
 
+    /// OpenAI's document has `maximum: 9223372036854776000` (2^63 in a JSON number), which refused
+    /// the whole document; 2^63 written as a float trapped the repair ("cannot be converted to Int64").
+    @Test(arguments: [
+        ("exclusiveMaximum: 9.223372036854776e18", "exclusiveMaximum: the integer bound 9.223372036854776e18 is past Int64: clamped to 9223372036854775807"),
+        ("maximum: 9223372036854776000", "maximum: the integer bound 9223372036854776000 is past Int64: clamped to 9223372036854775807"),
+        ("maximum: 1.8446744073709552e19", "maximum: the integer bound 1.8446744073709552e19 is past Int64: clamped to 9223372036854775807"),
+        ("minimum: -9999999999999999999999", "minimum: the integer bound -9999999999999999999999 is past Int64: clamped to -9223372036854775808"),
+        ("maximum: 1e400", "maximum: the integer bound 1e400 is past Int64: clamped to 9223372036854775807"),
+        ("minimum: 0.5", "minimum: the integer bound 0.5 has a fraction, which no integer has: read as 1"),
+        ("maximum: 9.5", "maximum: the integer bound 9.5 has a fraction, which no integer has: read as 9"),
+        ("multipleOf: 0.5", "multipleOf: the integer bound 0.5 is not a positive integer an integer can be a multiple of: dropped"),
+        ("maximum: .nan", "maximum: the integer bound .nan is not a number: dropped"),
+    ])
+    func `an integer bound OpenAPIKit cannot read is repaired and reported, never a crash or a refusal`(bound: String, change: String) throws {
+        let yaml = """
+            openapi: 3.1.0
+            info: {title: T, version: "1"}
+            paths: {}
+            components:
+              schemas:
+                Seed: { type: integer, format: uint64, \(bound) }
+            """
+        let loaded = try DocumentLoader.load(Data(yaml.utf8))
+        #expect(loaded.repairs.map(\.description) == ["#/components/schemas/Seed/" + change])
+        let files = try EndpointGenerator.generate(loaded).files
+        #expect(files.map(\.name).contains("Schemas.swift"))
+    }
+
     @Test func `a 3.1 document with 3.0's boolean exclusive bounds is repaired`() throws {
         let yaml = """
             openapi: 3.1.0

@@ -91,11 +91,9 @@ public enum DocumentLoader {
             }
             if isIntegerSchema(mapping) {
                 for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] {
-                    guard let scalar = mapping[key]?.scalar, scalar.string.contains(where: { ".eE".contains($0) }),
-                          let value = Double(scalar.string), value.rounded() == value, abs(value) < 9.3e18 else { continue }
-                    let integer = String(Int64(value))
-                    mapping[key] = Node(integer, Tag(.int))
-                    repairs.append(Repair(path: path + "/" + key, change: "the integer bound \(scalar.string) was written as a float: read as \(integer)"))
+                    guard let scalar = mapping[key]?.scalar, let (value, change) = integerBound(scalar.string, key: key) else { continue }
+                    mapping[key] = value.map { Node($0, Tag(.int)) }
+                    repairs.append(Repair(path: path + "/" + key, change: change))
                 }
             }
             if !is30 {
@@ -126,6 +124,37 @@ public enum DocumentLoader {
         default:
             return node
         }
+    }
+
+    /// An integer schema's bound as OpenAPIKit reads one (an `Int64`), and what was changed; `nil`
+    /// when `text` already is one, or is no number at all (left for OpenAPIKit to name).
+    ///
+    /// A float with no fraction is read as the integer; one with a fraction is rounded inward, which
+    /// allows the same integers (`minimum: 0.5` is `1`); a bound past `Int64`, as a float (`2^63`,
+    /// `1e400`) or an integer literal (`9223372036854776000`), is clamped to `Int64`'s range, which
+    /// every Swift integer type the generator writes lies within or is checked by anyway (`UInt64`
+    /// by its own range). A `multipleOf` that is not a positive integer is dropped.
+    static func integerBound(_ text: String, key: String) -> (value: String?, change: String)? {
+        let isFloat = text.contains { ".eE".contains($0) } || text.lowercased().contains("inf") || text.lowercased().contains("nan")
+        if !isFloat, Int64(text) != nil { return nil }
+        // YAML's own spellings of the special floats (`.nan`, `-.inf`) besides Swift's.
+        let yamlSpecial: [String: Double] = [".nan": .nan, ".inf": .infinity, "+.inf": .infinity, "-.inf": -.infinity]
+        guard var value = yamlSpecial[text.lowercased()] ?? Double(text) else { return nil }
+        let bound = "the integer bound \(text)"
+        if value.isNaN { return (nil, "\(bound) is not a number: dropped") }
+        if key == "multipleOf" {
+            guard value > 0, value.rounded() == value, value < 9.223372036854775808e18 else { return (nil, "\(bound) is not a positive integer an integer can be a multiple of: dropped") }
+            return (String(Int64(value)), "\(bound) was written as a float: read as \(Int64(value))")
+        }
+        var change = isFloat ? "was written as a float" : "is past Int64"
+        if value.rounded() != value {
+            // Inward: the same integers pass (`x >= 0.5` is `x >= 1`, `x < 2.5` is `x < 3`).
+            value = key == "minimum" || key == "exclusiveMaximum" ? value.rounded(.up) : value.rounded(.down)
+            change = "has a fraction, which no integer has"
+        }
+        if value >= 9.223372036854775808e18 { return (String(Int64.max), "\(bound) \(isFloat ? "is past Int64" : change): clamped to \(Int64.max)") }
+        if value < -9.223372036854775808e18 { return (String(Int64.min), "\(bound) \(isFloat ? "is past Int64" : change): clamped to \(Int64.min)") }
+        return (String(Int64(value)), "\(bound) \(change): read as \(Int64(value))")
     }
 
     private static func isIntegerSchema(_ mapping: Node.Mapping) -> Bool {
