@@ -61,12 +61,34 @@ public enum EndpointGenerator {
 
     /// Types the generated code uses by name: a schema or an operation with one of these names gets
     /// another (`Error` → `ErrorModel`).
-    static let reservedNames: Set<String> = [
+    static let reservedNames: Set<String> = Set([
         "Any", "Array", "Body", "Bool", "Codable", "Data", "Date", "Decimal", "Decodable", "Dictionary", "Documentation",
         "Documented", "Double", "EmptyPayload", "Encodable", "Endpoint", "Error", "Float", "Int", "Int32", "Int64",
         "JSONLines", "JSONValue", "MultipartFile", "Never", "Nullable", "Optional", "PaginatedEndpoint", "Pagination",
         "Response", "Restful", "Result", "ReturnPayloadType", "Sendable", "Server", "ServerSentEvents", "Set", "String",
         "Task", "Type", "URL", "UUID",
+    ]).union(shadowedNames)
+
+    /// Names a generated type would shadow in the module that holds it, where the app's own code
+    /// means the standard library's, Foundation's, SwiftUI's or EndpointKit's type: a `struct
+    /// Collection` breaks every `some Collection` of the target, a `struct Image` every SwiftUI
+    /// image beside it.
+    static let shadowedNames: Set<String> = [
+        // The standard library and Foundation.
+        "AnyObject", "AttributedString", "Bundle", "Calendar", "Character", "Clock", "Collection", "Comparable",
+        "CustomStringConvertible", "DateComponents", "DateFormatter", "Duration", "Equatable", "Float16", "Hashable",
+        "Identifiable", "IndexSet", "Int16", "Int8", "Locale", "Measurement", "Notification", "Operation", "Predicate",
+        "Process", "Progress", "Range", "Sequence", "Substring", "Thread", "TimeZone", "Timer", "UInt", "UInt16",
+        "UInt32", "UInt64", "UInt8", "Unit", "Void",
+        // SwiftUI, which app targets import beside the generated code.
+        "Alert", "Animation", "App", "Binding", "Button", "Color", "Divider", "Environment", "Font", "Form", "Gesture",
+        "Grid", "Group", "Image", "Label", "Link", "List", "Menu", "Path", "Picker", "Scene", "Section", "Shape", "Spacer",
+        "State", "Tab", "Table", "Text", "Toggle", "Transaction", "View", "Window",
+        // EndpointKit's products.
+        "APIKeyAuthorization", "BasicAuthorization", "BearerAuthorization", "ByteStream", "CustomJSONSchema",
+        "EndpointError", "EndpointTools", "HTTPMethod", "HTTPTransport", "HeaderField", "JSONSchema", "MCPServer",
+        "MessageBody", "Middleware", "OpenAPIDocument", "QueryItem", "RateLimitPolicy", "RawJSON", "RetryPolicy",
+        "ServerSentEvent", "StreamingOptions", "StructuredOutput", "Throttle", "ToolDefinition", "ToolResult", "WebLink",
     ]
 
     /// The files for `loaded`.
@@ -87,8 +109,9 @@ public enum EndpointGenerator {
         let probe = OperationMapper(schemas: schemas, keyStyle: keyStyle, root: root, serverAuthorizes: false, serverErrorType: nil, structProperties: structProperties)
         let errorType = try mostCommon(operations.compactMap { try probe.errorType(of: $0) })
         let security = SecurityChoice(root: root, operations: operations, probe: probe)
-        let mapper = OperationMapper(schemas: schemas, keyStyle: keyStyle, root: root, serverAuthorizes: security.middleware != nil,
+        var mapper = OperationMapper(schemas: schemas, keyStyle: keyStyle, root: root, serverAuthorizes: security.middleware != nil,
                                      serverErrorType: errorType, structProperties: structProperties)
+        for declaration in componentDeclarations { mapper.nestedTypeNames[declaration.name] = Set(declaration.nested.map(\.name)) }
 
         let info = root["info"]
         let title = info?["title"]?.string ?? "API"
@@ -102,8 +125,12 @@ public enum EndpointGenerator {
         // Schemas.swift.
         var groups: [(file: String, declarations: [(Declaration, OperationMapper.Notes)], types: [Declaration])] = []
         var homes: [String: String] = [:]
+        // A tag may not take the name of a file written besides (a tag `Schemas` would be
+        // overwritten by the unused components, and its endpoints lost).
+        let otherFiles: Set<String> = ["Schemas", "Documentation", "main", SwiftNames.upperCamel(title) + "Server"]
         for operation in operations {
-            let file = operation.tag.map { SwiftNames.upperCamel($0) } ?? "Endpoints"
+            var file = operation.tag.map { SwiftNames.upperCamel($0) } ?? "Endpoints"
+            if otherFiles.contains(file) { file += "Endpoints" }
             let made: (Declaration, OperationMapper.Notes)
             do {
                 made = try mapper.endpoint(for: operation)
@@ -122,9 +149,15 @@ public enum EndpointGenerator {
                 if let part { sent.formUnion(schemas.referencedComponents(of: part, root: root)) }
             }
         }
+        // Answer-only components are Decodable; so is a component no operation uses that holds one
+        // (it could not be Encodable).
+        var readOnly = Set(homes.keys).subtracting(sent)
+        for component in components where homes[component.key] == nil && !sent.contains(component.key) {
+            if !schemas.referencedComponents(of: component.schema, root: root).isDisjoint(with: readOnly) { readOnly.insert(component.key) }
+        }
         var unused: [Declaration] = []
         for var declaration in componentDeclarations {
-            if let owner = schemas.declarationOwners[declaration.name], homes[owner] != nil, !sent.contains(owner) {
+            if let owner = schemas.declarationOwners[declaration.name], readOnly.contains(owner) {
                 declaration = declaration.readOnly
             }
             let home = schemas.declarationOwners[declaration.name].flatMap { homes[$0] }

@@ -29,6 +29,9 @@ struct OperationMapper {
     let serverErrorType: String?
     /// Struct properties by type name, for the pagination's items.
     let structProperties: [String: [Property]]
+    /// The names of the types nested in each component, for the pagination's items: an item type
+    /// nested in the page is named through it (`[AnimalPage.DataItem]`).
+    var nestedTypeNames: [String: Set<String>] = [:]
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
@@ -421,7 +424,10 @@ struct OperationMapper {
             guard lists.count == 1 else { return nil }
             let list = lists[0]
             let payload = name == "ReturnPayloadType" ? "ReturnPayloadType" : name
-            items = "static func items(in page: \(payload)) -> \(list.type) { page.\(SwiftNames.escaped(list.name)) }"
+            let inner = nestedTypeNames[name] ?? Set(nested.first(where: { $0.name == name })?.nested.map(\.name) ?? [])
+            var element = String(list.type.dropFirst().dropLast())
+            if inner.contains(String(element.prefix { $0 != "?" && $0 != "<" && $0 != "." })) { element = payload + "." + element }
+            items = "static func items(in page: \(payload)) -> [\(element)] { page.\(SwiftNames.escaped(list.name)) }"
         } else {
             return nil
         }

@@ -60,7 +60,10 @@ extension SchemaMapper {
                 let mapped = (schema["discriminator"]?["mapping"]?.mapping ?? [:]).first { _, target in
                     target.string.flatMap { try? componentKey($0.hasPrefix("#") ? $0 : "#/components/schemas/" + $0, at: "#") } == key
                 }?.key.string
-                if let tag = mapped ?? key { value = value.setting(property, to: SchemaExample.scalar(SchemaExample.quoted(tag))) }
+                // Unmapped, the value the alternative fixes the property to (already in the
+                // example) is what its own type accepts; the component's name only otherwise.
+                let fixed = (try? fixedText(of: property, in: first, at: "#")) ?? nil
+                if let tag = mapped ?? (fixed == nil ? key : nil) { value = value.setting(property, to: SchemaExample.scalar(SchemaExample.quoted(tag))) }
             }
             return value
         }

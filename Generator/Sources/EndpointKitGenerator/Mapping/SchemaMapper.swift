@@ -63,6 +63,8 @@ final class SchemaMapper {
     func componentDeclarations() throws -> [Declaration] {
         var declarations: [Declaration] = []
         let recursive = recursiveComponents()
+        // Top-level names: the components', the reserved ones, and those hoisted beside an alias.
+        var taken = Set(componentNames.values).union(reservedNames)
         for component in components {
             let name = componentNames[component.key]!
             let path = "#/components/schemas/" + DocumentLoader.pointerEscaped(component.key)
@@ -76,8 +78,16 @@ final class SchemaMapper {
             }
             declaration.documentation = SchemaMapper.documentation(of: component.schema)
             declarationOwners[name] = component.key
-            if case .alias = declaration.kind {
-                // An alias has no body to nest in: what it needs goes beside it.
+            if case .alias(var aliased) = declaration.kind {
+                // An alias has no body to nest in: what it needs goes beside it, under a name no
+                // other top-level type has (the items of `ToolCalls` are not the component `ToolCall`).
+                for index in nested.indices where taken.contains(nested[index].name) {
+                    let renamed = SwiftNames.unique([name + "Item"], avoiding: taken)[0]
+                    aliased = SchemaMapper.renaming(nested[index].name, to: renamed, in: aliased)
+                    nested[index].name = renamed
+                }
+                taken.formUnion(nested.map(\.name))
+                declaration.kind = .alias(aliased)
                 declarations.append(declaration)
                 declarations += nested
                 for declaration in nested { declarationOwners[declaration.name] = component.key }
@@ -91,6 +101,22 @@ final class SchemaMapper {
             declarations.append(declaration)
         }
         return fixingTags(declarations)
+    }
+
+    /// `type` with every whole-word `name` in it replaced by `replacement`: `[ToolCall]` → `[ToolCallsItem]`.
+    static func renaming(_ name: String, to replacement: String, in type: String) -> String {
+        var result = ""
+        var word = ""
+        for character in type + " " {
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+                continue
+            }
+            result += word == name && !(result.last == ".") ? replacement : word
+            word = ""
+            result.append(character)
+        }
+        return String(result.dropLast())
     }
 
     /// A component that is one alternative of a tagged union gets its tag as the property's default
@@ -367,12 +393,27 @@ final class SchemaMapper {
                     tags[index].append(value)
                 }
             }
+            // Without a mapping, OpenAPI names each alternative by its component; real APIs
+            // (OpenAI's) send the value the alternative fixes the property to: both are read, the
+            // fixed value where no other alternative fixes the same one.
+            var fixedValues: [String?] = []
+            for alternative in alternatives {
+                fixedValues.append(try fixedText(of: propertyName, in: alternative.element, at: path + "/\(key)/\(alternative.offset)"))
+            }
+            let mapped = Set(tags.joined())
             for (index, alternative) in alternatives.enumerated() where tags[index].isEmpty {
+                var fixed = fixedValues[index]
+                if let value = fixed, fixedValues.filter({ $0 == value }).count > 1 || mapped.contains(value) { fixed = nil }
                 guard let reference = alternative.element["$ref"]?.string else {
-                    throw GenerationError(path: path + "/\(key)/\(alternative.offset)", problem: "an inline alternative has no tag value in the discriminator's mapping",
-                                          fix: "Move it to #/components/schemas or add it to discriminator.mapping")
+                    guard let fixed else {
+                        throw GenerationError(path: path + "/\(key)/\(alternative.offset)", problem: "an inline alternative has no tag value in the discriminator's mapping",
+                                              fix: "Move it to #/components/schemas or add it to discriminator.mapping")
+                    }
+                    tags[index] = [fixed]
+                    continue
                 }
-                tags[index] = [try componentKey(reference, at: path)]
+                let component = try componentKey(reference, at: path)
+                tags[index] = fixed.map { $0 == component ? [$0] : [$0, component] } ?? [component]
             }
             for index in made.indices { made[index].tags = tags[index] }
             return tagged(made, tagKey: propertyName, name: name, nested: nested)
@@ -432,6 +473,16 @@ final class SchemaMapper {
             result[index] = key
         }
         return result
+    }
+
+    /// The text `alternative` fixes its property `key` to (`const`, or an `enum` of one value).
+    func fixedText(of key: String, in alternative: Node, at path: String) throws -> String? {
+        var properties: [(key: String, schema: Node, path: String)] = []
+        var required = Set<String>()
+        try collectProperties(of: alternative, at: path, into: &properties, required: &required, depth: 0)
+        guard let property = properties.first(where: { $0.key == key }),
+              let value = singleValue(withoutNull(property.schema).0), value.isText else { return nil }
+        return value.string
     }
 
     /// The property every alternative fixes to a distinct single string value, if there is one.

@@ -1,0 +1,116 @@
+import EndpointKitGenerator
+import Foundation
+import Testing
+
+/// What OpenAI's and Anthropic's documents showed the generated code getting wrong, each on the
+/// smallest document that shows it. (CI also generates and compiles both documents whole.)
+@Suite struct RealDocumentTests {
+    static func files(_ yaml: String, options: EndpointGenerator.Options = .init()) throws -> [String: String] {
+        let files = try EndpointGenerator.generate(DocumentLoader.load(Data(yaml.utf8)), options: options).files
+        return Dictionary(uniqueKeysWithValues: files.map { ($0.name, $0.contents) })
+    }
+
+    @Test func `the items of a list alias do not take the name of another component`() throws {
+        let schemas = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths: {}
+            components:
+              schemas:
+                ToolCall: { type: object, required: [id], properties: { id: { type: string } } }
+                Custom: { type: object, required: [name], properties: { name: { type: string } } }
+                ToolCalls:
+                  type: array
+                  items:
+                    oneOf: [ { $ref: "#/components/schemas/ToolCall" }, { $ref: "#/components/schemas/Custom" } ]
+                    discriminator: { propertyName: type }
+            """)["Schemas.swift"])
+        #expect(schemas.contains("typealias ToolCalls = [ToolCallsItem]"))
+        #expect(schemas.contains("nonisolated enum ToolCallsItem: Codable, Sendable {"))
+        #expect(schemas.contains("nonisolated struct ToolCall: Codable, Sendable {"))
+    }
+
+    @Test func `a tag named like a file written besides keeps its endpoints`() throws {
+        let files = try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /schemas: { get: { operationId: listSchemas, tags: [Schemas], responses: { "200": { description: ok } } } }
+            components: { schemas: { Unused: { type: object, properties: { a: { type: string } } } } }
+            """)
+        #expect(files.keys.sorted() == ["Schemas.swift", "SchemasEndpoints.swift", "TServer.swift"])
+        #expect(files["SchemasEndpoints.swift"]?.contains("struct ListSchemas: Endpoint") == true)
+        #expect(files["Schemas.swift"]?.contains("struct Unused") == true)
+    }
+
+    @Test(arguments: ["Collection", "Sequence", "Identifiable", "Image", "Text", "Color", "Throttle"])
+    func `a component named like a type the app uses beside it is renamed`(name: String) throws {
+        let schemas = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths: {}
+            components: { schemas: { \(name): { type: object, properties: { a: { type: string } } } } }
+            """)["Schemas.swift"])
+        #expect(schemas.contains("nonisolated struct \(name)Model: Codable, Sendable {"))
+        #expect(!schemas.contains("struct \(name):"))
+    }
+
+    @Test func `an unused component that holds an answer-only one is Decodable too`() throws {
+        let files = try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /runs: { get: { operationId: getRun, responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Run" } } } } } } }
+            components:
+              schemas:
+                Run: { type: object, required: [id], properties: { id: { type: string } } }
+                RunEvent: { type: object, required: [data], properties: { data: { $ref: "#/components/schemas/Run" } } }
+            """)
+        #expect(files["Endpoints.swift"]?.contains("nonisolated struct Run: Decodable, Sendable {") == true)
+        #expect(files["Schemas.swift"]?.contains("nonisolated struct RunEvent: Decodable, Sendable {") == true)
+    }
+
+    @Test func `a page's items nested in the page are named through it`() throws {
+        let endpoints = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /items:
+                get:
+                  operationId: listItems
+                  parameters: [ { name: cursor, in: query, schema: { type: string } } ]
+                  responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Page" } } } } }
+            components:
+              schemas:
+                A: { type: object, required: [kind], properties: { kind: { const: a } } }
+                B: { type: object, required: [kind], properties: { kind: { const: b } } }
+                Page:
+                  type: object
+                  required: [data]
+                  properties:
+                    next_cursor: { type: string }
+                    data: { type: array, items: { oneOf: [ { $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/B" } ], discriminator: { propertyName: kind } } }
+            """)["Endpoints.swift"])
+        #expect(endpoints.contains("static func items(in page: Page) -> [Page.DataValueItem] { page.data }"), "\(endpoints)")
+    }
+
+    @Test func `a discriminator without a mapping reads the value each alternative fixes, and its component's name`() throws {
+        let schemas = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths: {}
+            components:
+              schemas:
+                FunctionCall: { type: object, required: [type], properties: { type: { type: string, enum: [function] } } }
+                InputMessage: { type: object, required: [type], properties: { type: { type: string, enum: [message] } } }
+                OutputMessage: { type: object, required: [type], properties: { type: { type: string, enum: [message] } } }
+                Item:
+                  oneOf: [ { $ref: "#/components/schemas/FunctionCall" }, { $ref: "#/components/schemas/InputMessage" }, { $ref: "#/components/schemas/OutputMessage" } ]
+                  discriminator: { propertyName: type }
+            """)["Schemas.swift"])
+        #expect(schemas.contains(#"case "function", "FunctionCall": self = try .function(FunctionCall(from: decoder))"#), "\(schemas)")
+        // Two alternatives fix "message": neither takes it, where the first would have won every time.
+        #expect(schemas.contains(#"case "InputMessage": self = try .inputMessage(InputMessage(from: decoder))"#))
+        #expect(schemas.contains(#"case "OutputMessage": self = try .outputMessage(OutputMessage(from: decoder))"#))
+    }
+}
