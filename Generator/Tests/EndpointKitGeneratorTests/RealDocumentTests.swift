@@ -113,4 +113,82 @@ import Testing
         #expect(schemas.contains(#"case "InputMessage": self = try .inputMessage(InputMessage(from: decoder))"#))
         #expect(schemas.contains(#"case "OutputMessage": self = try .outputMessage(OutputMessage(from: decoder))"#))
     }
+
+    @Test func `alternatives that are all strings are a String, enumerations and references included`() throws {
+        let schemas = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths: {}
+            components:
+              schemas:
+                ModelName: { type: string, enum: [gpt-5, gpt-5-mini] }
+                Request:
+                  type: object
+                  required: [model]
+                  properties:
+                    model: { anyOf: [ { type: string }, { $ref: "#/components/schemas/ModelName" } ] }
+                    size: { anyOf: [ { type: string, enum: [small, large] }, { type: string, pattern: "^[0-9]+x[0-9]+$" }, { type: "null" } ] }
+            """)["Schemas.swift"])
+        #expect(schemas.contains("    let model: String\n"), "\(schemas)")
+        #expect(schemas.contains("    var size: String?\n"), "\(schemas)")
+    }
+
+    @Test func `one object without a key of its own is what an object with none of the others' keys is`() throws {
+        let schemas = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths: {}
+            components:
+              schemas:
+                Requested: { type: object, required: [id], properties: { id: { type: string } } }
+                Responded: { type: object, required: [id, approved], properties: { id: { type: string }, approved: { type: boolean } } }
+                Approval: { anyOf: [ { $ref: "#/components/schemas/Requested" }, { $ref: "#/components/schemas/Responded" }, { type: "null" } ] }
+            """)["Schemas.swift"])
+        #expect(schemas.contains("""
+                    let object = try decoder.container(keyedBy: CodingKeys.self)
+                    if object.contains(.approved) {
+                        self = try .responded(container.decode(Responded.self))
+                        return
+                    }
+                    self = try .requested(container.decode(Requested.self))
+            """), "\(schemas)")
+        #expect(!schemas.contains("if let value = try? container.decode(Requested.self)"))
+    }
+
+    @Test func `a string beside a discriminated union of objects is told apart by its JSON type`() throws {
+        let schemas = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths: {}
+            components:
+              schemas:
+                Auto: { type: object, required: [type], properties: { type: { const: auto } } }
+                Named: { type: object, required: [type, name], properties: { type: { const: named }, name: { type: string } } }
+                Choice:
+                  anyOf:
+                    - { type: string, enum: [none, required] }
+                    - { oneOf: [ { $ref: "#/components/schemas/Auto" }, { $ref: "#/components/schemas/Named" } ], discriminator: { propertyName: type } }
+            """)["Schemas.swift"])
+        #expect(schemas.contains("nonisolated enum Choice: Codable, Sendable {"), "\(schemas)")
+        #expect(schemas.contains("""
+                case string(Option1)
+                case object(Option2)
+            """), "\(schemas)")
+        #expect(schemas.contains("self = try .object(container.decode(Option2.self))"))
+    }
+
+    @Test func `a fall-back inside a nullable wrapper names a path the document has`() throws {
+        let output = try EndpointGenerator.generate(DocumentLoader.load(Data("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths: {}
+            components:
+              schemas:
+                A:
+                  type: object
+                  properties:
+                    x: { anyOf: [ { type: "null" }, { type: object, patternProperties: { "^a": { type: string } } } ] }
+            """.utf8)), options: .init(fallsBack: true))
+        #expect(output.fallbacks.map(\.path) == ["#/components/schemas/A/properties/x/anyOf/1/patternProperties"])
+    }
 }

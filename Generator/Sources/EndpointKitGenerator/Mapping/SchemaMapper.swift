@@ -143,6 +143,7 @@ final class SchemaMapper {
     /// (rather than a type that exists already, such as `[Pet]` or `String`).
     func declaration(for schema: Node, at path: String, named name: String, nested: inout [Declaration]) throws -> Declaration? {
         try refuseUnsupported(schema, at: path)
+        let path = path + nullWrapperStep(schema)
         let (schema, _) = withoutNull(schema)
         if schema["$ref"] != nil { return nil }
         if let members = schema["allOf"]?.sequence {
@@ -195,7 +196,7 @@ final class SchemaMapper {
         let (inner, allowsNull) = withoutNull(schema)
         do {
             try refuseUnsupported(schema, at: path)
-            var mapped = try mapNonNull(inner, at: path, named: name, nested: &nested)
+            var mapped = try mapNonNull(inner, at: path + nullWrapperStep(schema), named: name, nested: &nested)
             mapped.allowsNull = mapped.allowsNull || allowsNull
             return mapped
         } catch let error as GenerationError where fallsBack {
@@ -429,7 +430,7 @@ final class SchemaMapper {
         }
         // 4. Distinct JSON types.
         let kinds = made.map { $0.jsonType ?? "any" }
-        let objectsTold = objects <= 1 || made.allSatisfy { $0.jsonType != "object" || $0.presentKey != nil }
+        let objectsTold = objects <= 1 || made.filter { $0.jsonType == "object" && $0.presentKey == nil }.count <= 1
         guard objectsTold, Set(kinds.filter { $0 != "object" }).count == kinds.filter({ $0 != "object" }).count, !kinds.contains("any") else {
             throw GenerationError(
                 path: path + "/" + key,
@@ -467,9 +468,16 @@ final class SchemaMapper {
             all[index] = Set(properties.map(\.key))
         }
         var result: [Int: String] = [:]
+        var unkeyed = 0
         for index in objectIndices {
             let others = objectIndices.filter { $0 != index }.reduce(into: Set<String>()) { $0.formUnion(all[$1] ?? []) }
-            guard let key = required[index]?.first(where: { !others.contains($0) }) else { return nil }
+            guard let key = required[index]?.first(where: { !others.contains($0) }) else {
+                // One object may have no key of its own: it is what an object with none of the
+                // others' keys is (`Requested{id}` beside `Responded{id, approved}`).
+                unkeyed += 1
+                guard unkeyed == 1 else { return nil }
+                continue
+            }
             result[index] = key
         }
         return result
@@ -510,6 +518,17 @@ final class SchemaMapper {
 
     // MARK: - Reading schemas
 
+    /// `/anyOf/1` for `anyOf: [null, T]`, which ``withoutNull(_:)`` reads as `T`: the step to `T`
+    /// in a JSON path, so that what is reported about `T` names a place the document has.
+    func nullWrapperStep(_ schema: Node) -> String {
+        for key in ["anyOf", "oneOf"] {
+            guard let alternatives = schema[key]?.sequence, alternatives.contains(where: isNull) else { continue }
+            let rest = alternatives.enumerated().filter { !isNull($0.element) }
+            return rest.count == 1 ? "/\(key)/\(rest[0].offset)" : ""
+        }
+        return ""
+    }
+
     /// The schema without its `null` alternative, and whether it had one.
     func withoutNull(_ schema: Node) -> (Node, Bool) {
         guard var mapping = schema.mapping else { return (schema, false) }
@@ -542,9 +561,11 @@ final class SchemaMapper {
         return (schema, false)
     }
 
-    /// Alternatives that are all strings, none of them an enumeration: any string is one of them.
+    /// Alternatives that are all strings (free text, enumerations, formats): a `String`, as README
+    /// says, since no Swift type holds "one of these values, or any text".
     private func isStringChoice(_ alternatives: Node.Sequence) -> Bool {
-        alternatives.count > 1 && alternatives.allSatisfy { jsonType(of: $0) == "string" && $0["enum"] == nil && $0["const"] == nil && $0["$ref"] == nil }
+        let strings = alternatives.filter { !isNull($0) }
+        return strings.count > 1 && strings.allSatisfy { jsonType(of: $0) == "string" }
     }
 
     /// `{}` or `true`: any value.
@@ -569,12 +590,18 @@ final class SchemaMapper {
         }
     }
 
-    private func jsonType(of schema: Node) -> String? {
+    private func jsonType(of schema: Node, depth: Int = 0) -> String? {
+        guard depth < 16 else { return nil }  // a reference cycle through unions
         if schema["$ref"] != nil, let key = try? componentKey(schema["$ref"]!.string!, at: "#"), let target = components.first(where: { $0.key == key }) {
-            return jsonType(of: withoutNull(target.schema).0)
+            return jsonType(of: withoutNull(target.schema).0, depth: depth + 1)
         }
-        if let members = schema["allOf"]?.sequence { return members.count == 1 ? jsonType(of: members[0]) : "object" }
-        if schema["oneOf"] != nil || schema["anyOf"] != nil { return nil }
+        if let members = schema["allOf"]?.sequence { return members.count == 1 ? jsonType(of: members[0], depth: depth + 1) : "object" }
+        if let alternatives = (schema["oneOf"] ?? schema["anyOf"])?.sequence {
+            // A union whose alternatives share one JSON type has it (a discriminated union of objects
+            // is an object, which a string beside it is told apart from).
+            let kinds = Set(alternatives.filter { !isNull($0) }.map { jsonType(of: $0, depth: depth + 1) ?? "any" })
+            return kinds.count == 1 && kinds.first != "any" ? kinds.first : nil
+        }
         if let value = schema["const"] ?? (schema["enum"]?.sequence?.first) { return value.isText ? "string" : "integer" }
         let kinds = types(of: schema)
         return kinds.count == 1 ? kinds[0] : nil

@@ -142,7 +142,9 @@ struct SwiftWriter {
             open("init(from decoder: any Decoder) throws {")
             line("let container = try decoder.singleValueContainer()")
             let last = shape.alternatives.last
-            for alternative in shape.alternatives where alternative.presentKey == nil {
+            // With keyed objects, the one object without a key of its own is tried after them.
+            let fallback = keyed.isEmpty ? nil : shape.alternatives.first { $0.presentKey == nil && $0.jsonType == "object" }
+            for alternative in shape.alternatives where alternative.presentKey == nil && alternative.caseName != fallback?.caseName {
                 let caseName = SwiftNames.escaped(alternative.caseName)
                 if alternative.caseName == last?.caseName, alternative.jsonType == "object" {
                     line("self = try .\(caseName)(container.decode(\(alternative.type).self))")
@@ -165,7 +167,11 @@ struct SwiftWriter {
                     close()
                 }
                 let keys = keyed.map { $0.presentKey!.codingKey ?? $0.presentKey!.name }.joined(separator: ", ")
-                line("throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"an object with none of the keys \(SwiftWriter.escapedText(keys))\"))")
+                if let fallback {
+                    line("self = try .\(SwiftNames.escaped(fallback.caseName))(container.decode(\(fallback.type).self))")
+                } else {
+                    line("throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"an object with none of the keys \(SwiftWriter.escapedText(keys))\"))")
+                }
                 close()
                 if encodes { writeUnionEncode(shape) }
                 return
