@@ -68,6 +68,18 @@ let package = Package(
             ],
             path: "Snapshots/ShelterMCP"
         ),
+        // A document whose every text tries to end its comment or string literal and inject code
+        // (Documents/hostile.json), generated with --mcp-server: it compiles, so none got out.
+        .executableTarget(
+            name: "HostileMCP",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitContract", package: "EndpointKit"),
+                .product(name: "EndpointKitTools", package: "EndpointKit"),
+                .product(name: "EndpointKitMCP", package: "EndpointKit"),
+            ],
+            path: "Snapshots/Hostile"
+        ),
         // The demo's exported document, generated with --documented: exported again by the tests.
         .target(
             name: "DemoAPI",

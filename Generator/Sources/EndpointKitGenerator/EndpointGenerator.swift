@@ -115,7 +115,7 @@ public enum EndpointGenerator {
 
         let info = root["info"]
         let title = info?["title"]?.string ?? "API"
-        let header = "\(marker) from \"\(SwiftWriter.escapedText(title))\" \(info?["version"]?.string ?? "") (OpenAPI \(loaded.sourceVersion)).\n"
+        let header = "\(marker) from \"\(SwiftWriter.escapedText(title))\" \(SwiftWriter.escapedText(info?["version"]?.string ?? "")) (OpenAPI \(SwiftWriter.escapedText(loaded.sourceVersion))).\n"
             + "// Change the document and generate again rather than editing this file.\n\n"
         var files: [File] = []
 

@@ -724,7 +724,8 @@ final class SchemaMapper {
 extension String {
     /// The text as DocC comment lines: one per line, without trailing spaces.
     var documentationLines: [String] {
-        split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        // Every kind of line break: CR LF is one Character, which a split at "\n" would keep.
+        split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
             var text = String(line)
             while text.last == " " || text.last == "\t" { text.removeLast() }
             return text

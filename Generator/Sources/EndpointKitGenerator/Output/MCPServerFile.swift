@@ -44,15 +44,15 @@ enum MCPServerFile {
         writer.line("var given: URL?")
         writer.line("if let flag = arguments.firstIndex(of: \"--origin\") {")
         writer.line("    guard flag + 1 < arguments.count, let url = URL(string: arguments[flag + 1]), url.scheme == \"http\" || url.scheme == \"https\" else {")
-        writer.line("        fail(\"usage: \(name) --origin URL (an http or https URL)\")")
+        writer.line("        fail(\"usage: \(SwiftWriter.escapedText(name)) --origin URL (an http or https URL)\")")
         writer.line("    }")
         writer.line("    given = url")
         writer.line("}")
         if !hasDefaultOrigin {
-            writer.line("guard let origin = given else { fail(\"usage: \(name) --origin URL: the API's origin, such as https://api.example.com\") }")
+            writer.line("guard let origin = given else { fail(\"usage: \(SwiftWriter.escapedText(name)) --origin URL: the API's origin, such as https://api.example.com\") }")
         }
         for secret in secrets {
-            writer.line("guard let \(secret.label) = environment[\(SwiftWriter.literal(secret.variable))], !\(secret.label).isEmpty else { fail(\"set \(secret.variable): \(name) reads its credentials from the environment\") }")
+            writer.line("guard let \(secret.label) = environment[\(SwiftWriter.literal(secret.variable))], !\(secret.label).isEmpty else { fail(\"set \(SwiftWriter.escapedText(secret.variable)): \(SwiftWriter.escapedText(name)) reads its credentials from the environment\") }")
         }
         let credentials = secrets.map { "\($0.label): \($0.label)" }
         writer.blank()

@@ -204,7 +204,14 @@ struct SwiftWriter {
         }
     }
 
+    /// Writes one line. A comment line (`//`, `///`) holds text from the document: any line break
+    /// in it (`\n`, `\r`, CR LF, U+2028…) becomes a space, so that the text never reaches the
+    /// code around it. Code lines get the document's text only through ``literal(_:)``.
     mutating func line(_ text: String) {
+        var text = text
+        if text.drop(while: { $0 == " " }).hasPrefix("//"), text.contains(where: \.isNewline) {
+            text = String(text.map { $0.isNewline ? " " : $0 })
+        }
         self.text += (text.isEmpty ? "" : indent + text) + "\n"
     }
 
@@ -233,7 +240,9 @@ struct SwiftWriter {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
+            // Control characters, and the line and paragraph separators editors break lines at.
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
+                out += "\\u{\(String(scalar.value, radix: 16))}"
             default: out.unicodeScalars.append(scalar)
             }
         }
