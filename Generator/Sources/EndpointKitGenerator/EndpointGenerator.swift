@@ -256,13 +256,23 @@ public enum EndpointGenerator {
         return (url.hasPrefix("http://") || url.hasPrefix("https://")) && !url.contains("{") ? url : nil
     }
 
+    /// The document's first server when it is a path on the API's own host (`/api`), without its
+    /// trailing slash; `nil` for `/`, an absolute URL or none.
+    private static func relativeServerPath(in root: Node) -> String? {
+        guard let url = root["servers"]?.sequence?.first?["url"]?.string, url.hasPrefix("/"), !url.contains("{") else { return nil }
+        let path = url.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        return path.isEmpty ? nil : path
+    }
+
     private static func serverFactory(named name: String, root: Node, keyStyle: KeyStyle, errorType: String?, security: SecurityChoice) -> String {
         var writer = SwiftWriter()
         let title = root["info"]?["title"]?.string ?? "The API"
         let origin = serverOrigin(in: root)
+        // A relative server URL (`/api`, as Prefect's) is the base path below the origin passed.
+        let basePath = origin == nil ? relativeServerPath(in: root) : nil
         var parameters = ["origin: URL" + (origin.map { " = URL(string: \(SwiftWriter.literal($0)))!" } ?? "")]
         parameters += security.parameters
-        var arguments = ["origin: origin", "pathPrefix: \"\""]
+        var arguments = [basePath.map { "origin: origin.appendingPathComponent(\(SwiftWriter.literal($0)))" } ?? "origin: origin", "pathPrefix: \"\""]
         if keyStyle == .asWritten {
             arguments.append("encoder: { let encoder = Server.makeEncoder(); encoder.keyEncodingStrategy = .useDefaultKeys; return encoder }()")
             arguments.append("decoder: { let decoder = Server.makeDecoder(); decoder.keyDecodingStrategy = .useDefaultKeys; return decoder }()")
@@ -273,7 +283,7 @@ public enum EndpointGenerator {
         writer.line("import Foundation")
         writer.blank()
         writer.line("nonisolated extension Server {")
-        writer.line("    /// \(title): the server its endpoints call, with paths in full (no prefix)\(keyStyle == .asWritten ? ", JSON keys as written" : ", snake_case JSON keys")\(errorType.map { ", `\($0)` error bodies" } ?? "")\(security.summary).")
+        writer.line("    /// \(title): the server its endpoints call, with paths in full (\(basePath.map { "below `\($0)`, the document's relative server URL" } ?? "no prefix"))\(keyStyle == .asWritten ? ", JSON keys as written" : ", snake_case JSON keys")\(errorType.map { ", `\($0)` error bodies" } ?? "")\(security.summary).")
         writer.line("    ///")
         writer.line("    /// ```swift")
         let example = (origin == nil ? ["origin: URL(string: \"https://api.example.com\")!"] : []) + (security.example.isEmpty ? [] : [security.example])

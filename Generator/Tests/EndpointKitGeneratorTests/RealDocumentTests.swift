@@ -114,6 +114,38 @@ import Testing
         #expect(schemas.contains(#"case "OutputMessage": self = try .outputMessage(OutputMessage(from: decoder))"#))
     }
 
+    @Test func `a relative server URL is the base path below the origin passed`() throws {
+        let server = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: Prefect, version: "1" }
+            servers: [ { url: /api/v2/ } ]
+            paths: {}
+            """)["PrefectServer.swift"])
+        #expect(server.contains("    static func prefect(origin: URL) -> Server {"))
+        #expect(server.contains(#"            origin: origin.appendingPathComponent("api/v2"),"#), "\(server)")
+    }
+
+    @Test func `an offset of any integer format pages a list`() throws {
+        let endpoints = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /items:
+                get:
+                  operationId: listItems
+                  parameters:
+                    - { name: limit, in: query, schema: { type: integer, format: int32 } }
+                    - { $ref: "#/components/parameters/Offset" }
+                  responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { type: string } } } } } }
+            components:
+              parameters:
+                Offset: { name: offset, in: query, schema: { type: integer, format: int64 } }
+            """)["Endpoints.swift"])
+        #expect(endpoints.contains("nonisolated struct ListItems: Endpoint, Decodable, PaginatedEndpoint {"), "\(endpoints)")
+        #expect(endpoints.contains("    var offset: Int?\n"))
+        #expect(endpoints.contains(#"    static var pagination: Pagination<Self> { .offset(\.offset) }"#))
+    }
+
     @Test func `alternatives that are all strings are a String, enumerations and references included`() throws {
         let schemas = try #require(try Self.files("""
             openapi: 3.1.0

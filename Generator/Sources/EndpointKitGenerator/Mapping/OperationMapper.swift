@@ -432,8 +432,10 @@ struct OperationMapper {
             return nil
         }
         func queryProperty(_ keys: [String], type: String) -> Int? {
-            properties.firstIndex { property in
-                property.wrapper == nil && property.type == type && keys.contains(property.codingKey ?? SwiftNames.toSnakeCase(property.name))
+            // An offset or page of any integer format is paged as an `Int`, which Pagination takes.
+            let types = type == "Int" ? ["Int", "Int32", "Int64"] : [type]
+            return properties.firstIndex { property in
+                property.wrapper == nil && types.contains(property.type) && keys.contains(property.codingKey ?? SwiftNames.toSnakeCase(property.name))
                     && (keyStyle == .snakeCase || keys.contains(property.codingKey ?? property.name))
             }
         }
@@ -450,7 +452,10 @@ struct OperationMapper {
         }
         if result.hasLinkHeader { strategies.append((".nextLink", nil)) }
         guard strategies.count == 1, let (strategy, index) = strategies.first else { return nil }
-        if let index { properties[index].isVariable = true }
+        if let index {
+            properties[index].isVariable = true
+            if properties[index].type.hasPrefix("Int") { properties[index].type = "Int" }
+        }
         return (strategy, items)
     }
 }
