@@ -50,6 +50,16 @@ let package = Package(
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
             ]
         ),
+        // Petstore with --access public --documented: a library module, imported by the tests as an
+        // app imports one (no @testable).
+        .target(
+            name: "PetstorePublic",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitContract", package: "EndpointKit"),
+            ],
+            path: "Snapshots/PetstorePublic"
+        ),
         // The FastAPI shelter server's own document (Tests/…/Servers/shelter.py): called by the tests.
         .target(
             name: "ShelterAPI",
@@ -92,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "EndpointKitGeneratorTests",
             dependencies: [
-                "EndpointKitGenerator", "PetstoreAPI", "ShelterAPI", "DemoAPI", "ShelterMCP",
+                "EndpointKitGenerator", "PetstoreAPI", "PetstorePublic", "ShelterAPI", "DemoAPI", "ShelterMCP",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitContract", package: "EndpointKit"),

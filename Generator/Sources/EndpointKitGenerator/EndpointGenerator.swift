@@ -26,16 +26,26 @@ public enum EndpointGenerator {
         /// Context Protocol tool over standard input and output (implies ``documented``, whose
         /// summaries become the tools' descriptions). Needs the `EndpointKitMCP` product.
         public var mcpServer: String?
+        /// The access level of the declarations: `internal` for code inside the app's own target,
+        /// `public` for a library module that an app imports (structs then get a public
+        /// memberwise initializer).
+        public var accessLevel: AccessLevel
+
+        /// How visible the generated declarations are.
+        public enum AccessLevel: String, Sendable, CaseIterable {
+            case `internal`, `public`
+        }
 
         /// Options; by default only what the `EndpointKit` product needs, and the first refusal thrown.
         ///
         /// ```swift
         /// let output = try EndpointGenerator.generate(loaded, options: .init(documented: true))
         /// ```
-        public init(documented: Bool = false, fallsBack: Bool = false, mcpServer: String? = nil) {
+        public init(documented: Bool = false, fallsBack: Bool = false, mcpServer: String? = nil, accessLevel: AccessLevel = .internal) {
             self.documented = documented || mcpServer != nil
             self.fallsBack = fallsBack
             self.mcpServer = mcpServer
+            self.accessLevel = accessLevel
         }
     }
 
@@ -164,8 +174,9 @@ public enum EndpointGenerator {
             if let home, let index = groups.firstIndex(where: { $0.file == home }) { groups[index].types.append(declaration) } else { unused.append(declaration) }
         }
         let imports = "import EndpointKit\nimport Foundation\n\n"
+        let access = options.accessLevel == .public ? "public " : ""
         for group in groups {
-            var writer = SwiftWriter()
+            var writer = SwiftWriter(access: access)
             writer.write(group.declarations.map(\.0))
             if !group.types.isEmpty {
                 writer.blank()
@@ -176,7 +187,7 @@ public enum EndpointGenerator {
             files.append(File(name: group.file + ".swift", contents: header + imports + writer.text))
         }
         if !unused.isEmpty {
-            var writer = SwiftWriter()
+            var writer = SwiftWriter(access: access)
             writer.write(unused)
             files.append(File(name: "Schemas.swift", contents: header + imports + writer.text))
         }
@@ -184,10 +195,10 @@ public enum EndpointGenerator {
         // The server.
         let factory = SwiftNames.lowerCamel(title)
         files.append(File(name: SwiftNames.upperCamel(title) + "Server.swift",
-                          contents: header + serverFactory(named: factory, root: root, keyStyle: keyStyle, errorType: errorType, security: security)))
+                          contents: header + serverFactory(named: factory, root: root, keyStyle: keyStyle, errorType: errorType, security: security, access: access)))
 
         if options.documented {
-            var writer = SwiftWriter()
+            var writer = SwiftWriter(access: access)
             let endpoints = groups.flatMap(\.declarations)
             let namespace = SwiftNames.upperCamel(title) + "API"
             writer.line("/// Every endpoint of \(SwiftWriter.escapedText(title)), in the document's order.")
@@ -195,18 +206,18 @@ public enum EndpointGenerator {
             writer.line("/// ```swift")
             writer.line("/// let document = try OpenAPIDocument(title: \(SwiftWriter.literal(title)), version: \(SwiftWriter.literal(info?["version"]?.string ?? "")), endpoints: \(namespace).endpoints)")
             writer.line("/// ```")
-            writer.line("nonisolated enum \(namespace) {")
-            writer.line("    static let endpoints: [any (Endpoint & Decodable).Type] = [")
+            writer.line("nonisolated \(access)enum \(namespace) {")
+            writer.line("    \(access)static let endpoints: [any (Endpoint & Decodable).Type] = [")
             for (declaration, _) in endpoints { writer.line("        \(declaration.name).self,") }
             writer.line("    ]")
             writer.line("}")
             for (declaration, notes) in endpoints {
                 writer.blank()
-                writeDocumented(declaration.name, notes: notes, into: &writer)
+                writeDocumented(declaration.name, notes: notes, access: access, into: &writer)
             }
             let declarations = endpoints.map(\.0) + groups.flatMap(\.types) + unused
             let unions = declarations.flatMap { unionDeclarations(in: $0, qualifier: "") }
-            if !unions.isEmpty { writeSchemas(of: unions, keyStyle: keyStyle, into: &writer) }
+            if !unions.isEmpty { writeSchemas(of: unions, keyStyle: keyStyle, access: access, into: &writer) }
             let contractImports = "import EndpointKit\nimport EndpointKitContract\n" + (unions.isEmpty ? "" : "import Foundation\n")
             files.append(File(name: "Documentation.swift", contents: header + contractImports + "\n" + writer.text))
             if let name = options.mcpServer {
@@ -264,7 +275,7 @@ public enum EndpointGenerator {
         return path.isEmpty ? nil : path
     }
 
-    private static func serverFactory(named name: String, root: Node, keyStyle: KeyStyle, errorType: String?, security: SecurityChoice) -> String {
+    private static func serverFactory(named name: String, root: Node, keyStyle: KeyStyle, errorType: String?, security: SecurityChoice, access: String) -> String {
         var writer = SwiftWriter()
         let title = root["info"]?["title"]?.string ?? "The API"
         let origin = serverOrigin(in: root)
@@ -290,7 +301,7 @@ public enum EndpointGenerator {
         writer.line("    /// Server.default = .\(name)(\(example.joined(separator: ", ")))")
         writer.line("    /// ```")
         for note in security.notes { writer.line("    ///"); writer.line("    /// " + note) }
-        writer.line("    static func \(name)(\(parameters.joined(separator: ", "))) -> Server {")
+        writer.line("    \(access)static func \(name)(\(parameters.joined(separator: ", "))) -> Server {")
         writer.line("        Server(")
         for (index, argument) in arguments.enumerated() {
             writer.line("            \(argument)\(index < arguments.count - 1 ? "," : "")")
@@ -313,7 +324,7 @@ public enum EndpointGenerator {
     /// `CustomJSONSchema` for each union: EndpointKitContract cannot derive an enum's schema by
     /// decoding placeholders (its `init(from:)` refuses a tag that is none of its own), so each
     /// says its alternatives and gives a value decoded from an example the document accepts.
-    private static func writeSchemas(of unions: [(name: String, shape: UnionShape)], keyStyle: KeyStyle, into writer: inout SwiftWriter) {
+    private static func writeSchemas(of unions: [(name: String, shape: UnionShape)], keyStyle: KeyStyle, access: String, into writer: inout SwiftWriter) {
         for (name, shape) in unions {
             let alternatives = shape.alternatives.map { alternative -> String in
                 let schema = ".type(\(alternative.type).self)"
@@ -322,12 +333,12 @@ public enum EndpointGenerator {
             }
             writer.blank()
             writer.line("nonisolated extension \(name): CustomJSONSchema {")
-            writer.line("    static var jsonSchema: JSONSchema {")
+            writer.line("    \(access)static var jsonSchema: JSONSchema {")
             writer.line("        .oneOf([")
             for alternative in alternatives { writer.line("            \(alternative),") }
             writer.line("        ])")
             writer.line("    }")
-            writer.line("    static var schemaExample: Self { decodedExample(\(SwiftWriter.literal(shape.example))) }")
+            writer.line("    \(access)static var schemaExample: Self { decodedExample(\(SwiftWriter.literal(shape.example))) }")
             writer.line("}")
         }
         writer.blank()
@@ -344,7 +355,7 @@ public enum EndpointGenerator {
         writer.line("}")
     }
 
-    private static func writeDocumented(_ name: String, notes: OperationMapper.Notes, into writer: inout SwiftWriter) {
+    private static func writeDocumented(_ name: String, notes: OperationMapper.Notes, access: String, into writer: inout SwiftWriter) {
         var arguments: [String] = []
         if let summary = notes.summary { arguments.append("summary: \(SwiftWriter.literal(summary))") }
         if let description = notes.description { arguments.append("description: \(SwiftWriter.literal(description))") }
@@ -354,7 +365,7 @@ public enum EndpointGenerator {
             arguments.append("properties: [\(notes.properties.map { "\(SwiftWriter.literal($0.name)): \(SwiftWriter.literal($0.description))" }.joined(separator: ", "))]")
         }
         writer.line("nonisolated extension \(name): Documented {")
-        writer.line("    static var documentation: Documentation {")
+        writer.line("    \(access)static var documentation: Documentation {")
         writer.line("        Documentation(\(arguments.joined(separator: ", ")))")
         writer.line("    }")
         writer.line("}")

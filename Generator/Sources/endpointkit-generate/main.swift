@@ -22,6 +22,9 @@ struct Generate: ParsableCommand {
     @Flag(help: "Also write Documentation.swift: Documented conformances for EndpointKitContract, so the exported document keeps the source's summaries and statuses.")
     var documented = false
 
+    @Option(help: "internal (default: the code goes into the app's own target) or public (a library module that an app imports; structs get public initializers).")
+    var access: String = "internal"
+
     @Option(name: .customLong("mcp-server"), help: "Also write main.swift: the output folder becomes an executable named this, serving every endpoint as an MCP tool over stdio (implies --documented; needs the EndpointKitMCP product).")
     var mcpServer: String?
 
@@ -29,11 +32,14 @@ struct Generate: ParsableCommand {
     var fallBack = false
 
     mutating func run() throws {
+        guard let accessLevel = EndpointGenerator.Options.AccessLevel(rawValue: access) else {
+            throw ValidationError("--access is internal or public, not \(access)")
+        }
         let files: [EndpointGenerator.File]
         do {
             let loaded = try DocumentLoader.load(try Data(contentsOf: URL(fileURLWithPath: document)))
             for repair in loaded.repairs { FileHandle.standardError.write(Data("repaired \(repair)\n".utf8)) }
-            let output = try EndpointGenerator.generate(loaded, options: .init(documented: documented, fallsBack: fallBack, mcpServer: mcpServer))
+            let output = try EndpointGenerator.generate(loaded, options: .init(documented: documented, fallsBack: fallBack, mcpServer: mcpServer, accessLevel: accessLevel))
             for fallback in output.fallbacks { FileHandle.standardError.write(Data("fell back: \(fallback)\n".utf8)) }
             files = output.files
         } catch let error as GenerationError {

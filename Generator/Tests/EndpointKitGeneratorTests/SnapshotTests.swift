@@ -13,6 +13,14 @@ import Testing
         #expect(try EndpointGenerator.generate(loaded, options: .init(documented: documented)).files == files)  // deterministic
     }
 
+    /// `--access public`: the PetstorePublic target, which PublicAccessTests imports as an app
+    /// imports a library module (no `@testable`).
+    @Test func thePetstoreAsALibraryModule() throws {
+        let loaded = try DocumentLoader.load(Data(contentsOf: Snapshots.documents.appendingPathComponent("petstore.yaml")))
+        let files = try EndpointGenerator.generate(loaded, options: .init(documented: true, accessLevel: .public)).files
+        #expect(try Snapshots.differences(files, snapshot: "PetstorePublic") == [])
+    }
+
     @Test func theDemoDocumentWithItsDocumentation() throws {
         let url = Snapshots.package.deletingLastPathComponent().appendingPathComponent("Examples/OpenAPI/openapi.yaml")
         let files = try EndpointGenerator.generate(DocumentLoader.load(Data(contentsOf: url)), options: .init(documented: true)).files

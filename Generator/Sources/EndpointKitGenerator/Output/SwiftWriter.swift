@@ -2,6 +2,13 @@
 struct SwiftWriter {
     private(set) var text = ""
     private var indent = ""
+    /// `"public "` when the output is a library module an app imports, else `""` (internal).
+    var access = ""
+
+    /// A writer whose declarations have `access` (`"public "` or `""`).
+    init(access: String = "") {
+        self.access = access
+    }
 
     /// `nonisolated` on a type keeps it usable in a main-actor app target; types nested in a
     /// `nonisolated struct` are nonisolated already, types nested in `struct X: nonisolated Endpoint`
@@ -12,9 +19,9 @@ struct SwiftWriter {
         let coding = declaration.isReadOnly ? "Decodable" : "Codable"
         switch declaration.kind {
         case .alias(let type):
-            line("typealias \(declaration.name) = \(type)")
+            line("\(access)typealias \(declaration.name) = \(type)")
         case .valueEnum(let rawType, let cases):
-            open("\(isolation)enum \(declaration.name): \(rawType), \(coding), Sendable, CaseIterable {")
+            open("\(isolation)\(access)enum \(declaration.name): \(rawType), \(coding), Sendable, CaseIterable {")
             for item in cases {
                 let raw = rawType == "String" ? SwiftWriter.literal(item.value) : item.value
                 line(item.name == item.value && rawType == "String" ? "case \(SwiftNames.escaped(item.name))" : "case \(SwiftNames.escaped(item.name)) = \(raw)")
@@ -22,7 +29,7 @@ struct SwiftWriter {
             writeNested(declaration.nested, saysNonisolated: false)
             close()
         case .union(let shape):
-            open("\(isolation)enum \(declaration.name): \(coding), Sendable {")
+            open("\(isolation)\(access)enum \(declaration.name): \(coding), Sendable {")
             for alternative in shape.alternatives { line("case \(SwiftNames.escaped(alternative.caseName))(\(alternative.type))") }
             writeUnionCoding(shape, name: declaration.name, encodes: !declaration.isReadOnly)
             writeNested(declaration.nested, saysNonisolated: false)
@@ -45,15 +52,17 @@ struct SwiftWriter {
     private mutating func writeStructure(_ declaration: Declaration, shape: StructShape, isolation: String) {
         if let endpoint = shape.endpoint {
             let conformances = endpoint.conformances.map { endpoint.hasWrappers ? "nonisolated " + $0 : $0 }.joined(separator: ", ")
-            open("\(endpoint.hasWrappers ? "" : isolation)struct \(declaration.name): \(conformances) {")
-            line("var endpoint: Restful { \(endpoint.restful) }")
+            open("\(endpoint.hasWrappers ? "" : isolation)\(access)struct \(declaration.name): \(conformances) {")
+            line("\(access)var endpoint: Restful { \(endpoint.restful) }")
         } else if shape.isClass {
-            open("\(isolation)final class \(declaration.name): \(declaration.isReadOnly ? "Decodable" : "Codable"), Sendable {")
+            open("\(isolation)\(access)final class \(declaration.name): \(declaration.isReadOnly ? "Decodable" : "Codable"), Sendable {")
         } else {
-            open("\(isolation)struct \(declaration.name): \(declaration.isReadOnly ? "Decodable" : "Codable"), Sendable {")
+            open("\(isolation)\(access)struct \(declaration.name): \(declaration.isReadOnly ? "Decodable" : "Codable"), Sendable {")
         }
         for property in shape.properties { writeProperty(property, inClass: shape.isClass) }
-        if shape.isClass { writeInitializer(shape.properties) }
+        // A class has no memberwise initializer, and a struct's is internal: a public one needs
+        // its own, taking what the memberwise one would.
+        if shape.isClass || !access.isEmpty { writeInitializer(shape.properties, inClass: shape.isClass) }
         if shape.needsCodingKeys {
             blank()
             open("\(shape.endpoint == nil ? "private " : "")enum CodingKeys: String, CodingKey {")
@@ -65,7 +74,7 @@ struct SwiftWriter {
         }
         if let endpoint = shape.endpoint, !endpoint.members.isEmpty {
             if !shape.properties.isEmpty { blank() }
-            for member in endpoint.members { line(member) }
+            for member in endpoint.members { line(access + member) }
         }
         writeNested(declaration.nested, saysNonisolated: shape.endpoint?.hasWrappers == true)
         close()
@@ -77,23 +86,34 @@ struct SwiftWriter {
         let name = SwiftNames.escaped(property.name)
         if let wrapper = property.wrapper {
             let initial = property.defaultValue.map { " = " + $0 } ?? (property.isOptional && wrapper.hasPrefix("@HeaderField") ? " = nil" : "")
-            line("\(wrapper) var \(name): \(type)\(initial)")
+            line("\(wrapper) \(access)var \(name): \(type)\(initial)")
         } else if let value = property.defaultValue {
-            line("var \(name): \(type) = \(value)")
+            line("\(access)var \(name): \(type) = \(value)")
         } else if property.isOptional && !inClass || property.isVariable {
-            line("var \(name): \(type)")
+            line("\(access)var \(name): \(type)")
         } else {
-            line("let \(name): \(type)")
+            line("\(access)let \(name): \(type)")
         }
     }
 
-    /// A class has no memberwise initializer: this one takes what the struct's would.
-    private mutating func writeInitializer(_ properties: [Property]) {
+    /// The initializer a struct's memberwise one would be (for a class, which has none, and for
+    /// a public struct, whose memberwise one is internal): a parameter per property, with the
+    /// property's default (`nil` for an optional, its value, a wrapper's initial value).
+    private mutating func writeInitializer(_ properties: [Property], inClass: Bool) {
         blank()
         let parameters = properties.map { property in
-            "\(SwiftNames.escaped(property.name)): \(property.type)\(property.isOptional ? "? = nil" : "")"
+            let type = property.type + (property.isOptional ? "?" : "")
+            let initial: String
+            if let value = property.defaultValue {
+                initial = " = " + value
+            } else if property.isOptional {
+                initial = " = nil"
+            } else {
+                initial = ""
+            }
+            return "\(SwiftNames.escaped(property.name)): \(type)\(initial)"
         }
-        open("init(\(parameters.joined(separator: ", "))) {")
+        open("\(access)init(\(parameters.joined(separator: ", "))) {")
         for property in properties { line("self.\(property.name) = \(SwiftNames.escaped(property.name))") }
         close()
     }
@@ -108,7 +128,7 @@ struct SwiftWriter {
             line("case \(key)\(tag.codingKey.map { " = " + SwiftWriter.literal($0) } ?? "")")
             close()
             blank()
-            open("init(from decoder: any Decoder) throws {")
+            open("\(access)init(from decoder: any Decoder) throws {")
             line("let container = try decoder.container(keyedBy: CodingKeys.self)")
             line("let tag = try container.decode(String.self, forKey: .\(key))")
             line("switch tag {")
@@ -122,7 +142,7 @@ struct SwiftWriter {
             close()
             guard encodes else { return }
             blank()
-            open("func encode(to encoder: any Encoder) throws {")
+            open("\(access)func encode(to encoder: any Encoder) throws {")
             line("switch self {")
             for alternative in shape.alternatives {
                 line("case .\(SwiftNames.escaped(alternative.caseName))(let value): try value.encode(to: encoder)")
@@ -139,7 +159,7 @@ struct SwiftWriter {
                 close()
                 blank()
             }
-            open("init(from decoder: any Decoder) throws {")
+            open("\(access)init(from decoder: any Decoder) throws {")
             line("let container = try decoder.singleValueContainer()")
             let last = shape.alternatives.last
             // With keyed objects, the one object without a key of its own is tried after them.
@@ -185,7 +205,7 @@ struct SwiftWriter {
 
     private mutating func writeUnionEncode(_ shape: UnionShape) {
         blank()
-        open("func encode(to encoder: any Encoder) throws {")
+        open("\(access)func encode(to encoder: any Encoder) throws {")
         line("var container = encoder.singleValueContainer()")
         line("switch self {")
         for alternative in shape.alternatives {
