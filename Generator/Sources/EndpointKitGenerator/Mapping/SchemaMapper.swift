@@ -316,7 +316,9 @@ final class SchemaMapper {
         if let reference = schema["$ref"]?.string {
             let key = try componentKey(reference, at: path)
             let target = components.first { $0.key == key }!.schema
-            return try collectProperties(of: target, at: "#/components/schemas/" + DocumentLoader.pointerEscaped(key), into: &properties, required: &required, depth: depth + 1)
+            try collectProperties(of: target, at: "#/components/schemas/" + DocumentLoader.pointerEscaped(key), into: &properties, required: &required, depth: depth + 1)
+            // In 3.1 a `$ref` applies beside its siblings: `{"$ref": Cat, "properties": {"species":
+            // {"const": "cat"}}}` (what EndpointKitContract exports for a tagged alternative) fixes the tag.
         }
         try refuseUnsupported(schema, at: path)
         for (index, member) in (schema["allOf"]?.sequence ?? []).enumerated() {
@@ -568,6 +570,21 @@ final class SchemaMapper {
         return strings.count > 1 && strings.allSatisfy { jsonType(of: $0) == "string" }
     }
 
+    /// Whether a `not` only excludes a range of numbers (bounds, a `const`, or another such `not`),
+    /// as EndpointKitContract writes for `Double`'s values too small to hold: a `Double` or an
+    /// integer type still holds what is left, so it is read as a note, not refused.
+    static func excludesOnlyNumbers(_ excluded: Node) -> Bool {
+        guard let mapping = excluded.mapping, !mapping.isEmpty else { return false }
+        let bounds: Set<String> = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "const", "not", "type"]
+        for (key, value) in mapping {
+            guard let key = key.string, bounds.contains(key) else { return false }
+            if key == "not", !excludesOnlyNumbers(value) && !(value["const"].map { $0.float != nil || $0.int != nil } ?? false) { return false }
+            if key == "type", value.string != "number" && value.string != "integer" { return false }
+            if key == "const", value.float == nil && value.int == nil { return false }
+        }
+        return true
+    }
+
     /// `{}` or `true`: any value.
     private func isOpen(_ schema: Node) -> Bool {
         schema.mapping?.isEmpty == true || schema.bool == true
@@ -635,7 +652,7 @@ final class SchemaMapper {
 
     /// Refuses the keywords whose meaning Swift types cannot hold.
     private func refuseUnsupported(_ schema: Node, at path: String) throws {
-        if schema["not"] != nil {
+        if let excluded = schema["not"], !SchemaMapper.excludesOnlyNumbers(excluded) {
             throw GenerationError(path: path + "/not", problem: "`not` excludes values, which a Swift type cannot express",
                                   fix: "Describe the allowed values instead (an enum, a oneOf)")
         }
