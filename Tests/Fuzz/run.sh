@@ -26,7 +26,8 @@ if [ ! -x "$binary" ] || [ -n "$(find Sources Tests/Fuzz/FuzzTargets.swift -newe
     for file in $(find Sources -name '*.swift' | sort); do
         sed -E '/^import EndpointKit(Contract|Testing|Tools)?$/d' "$file" > "$out/src/$(echo "$file" | tr '/' '_')"
     done
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 \
+    # ENDPOINTKIT_FUZZ_OPTIMIZE=-Onone skips the optimizer for short runs (CI); -O by default.
+    swiftc -sanitize=fuzzer,address -parse-as-library "${ENDPOINTKIT_FUZZ_OPTIMIZE:--O}" -swift-version 6 \
         -enable-upcoming-feature ExistentialAny -module-name EndpointKit -package-name EndpointKit \
         "$out"/src/*.swift Tests/Fuzz/FuzzTargets.swift -o "$binary" 2>&1 | { grep -v "Cannot export local symbol" || true; }
     [ -x "$binary" ] || { echo "the fuzz targets did not build"; exit 1; }
