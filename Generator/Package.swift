@@ -6,6 +6,14 @@ import PackageDescription
 //
 // Snapshots/ holds generated code, committed: the tests compare the generator's output with it
 // byte for byte, and these targets compile it, so a snapshot that no longer builds fails the build.
+// What code generated with --mcp-server needs.
+let mcpServerProducts: [Target.Dependency] = [
+    .product(name: "EndpointKit", package: "EndpointKit"),
+    .product(name: "EndpointKitContract", package: "EndpointKit"),
+    .product(name: "EndpointKitTools", package: "EndpointKit"),
+    .product(name: "EndpointKitMCP", package: "EndpointKit"),
+]
+
 let package = Package(
     name: "EndpointKitGenerator",
     platforms: [.macOS(.v13)],
@@ -38,6 +46,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libFuzzer's entry point for the loader and the mapper: Fuzz/run.sh builds it with the
+        // sanitizers and links it with libFuzzer's main.
+        .target(name: "GeneratorFuzz", dependencies: ["EndpointKitGenerator"]),
         // Petstore, built as a new Xcode 26 app target is (main actor by default): generated code
         // must compile there.
         .target(
@@ -70,24 +81,14 @@ let package = Package(
         // operation, driven by the official MCP client in the tests.
         .executableTarget(
             name: "ShelterMCP",
-            dependencies: [
-                .product(name: "EndpointKit", package: "EndpointKit"),
-                .product(name: "EndpointKitContract", package: "EndpointKit"),
-                .product(name: "EndpointKitTools", package: "EndpointKit"),
-                .product(name: "EndpointKitMCP", package: "EndpointKit"),
-            ],
+            dependencies: mcpServerProducts,
             path: "Snapshots/ShelterMCP"
         ),
         // A document whose every text tries to end its comment or string literal and inject code
         // (Documents/hostile.json), generated with --mcp-server: it compiles, so none got out.
         .executableTarget(
             name: "HostileMCP",
-            dependencies: [
-                .product(name: "EndpointKit", package: "EndpointKit"),
-                .product(name: "EndpointKitContract", package: "EndpointKit"),
-                .product(name: "EndpointKitTools", package: "EndpointKit"),
-                .product(name: "EndpointKitMCP", package: "EndpointKit"),
-            ],
+            dependencies: mcpServerProducts,
             path: "Snapshots/Hostile"
         ),
         // The demo's exported document, generated with --documented: exported again by the tests.
