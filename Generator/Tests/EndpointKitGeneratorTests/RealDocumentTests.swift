@@ -25,9 +25,39 @@ import Testing
                     oneOf: [ { $ref: "#/components/schemas/ToolCall" }, { $ref: "#/components/schemas/Custom" } ]
                     discriminator: { propertyName: type }
             """)["Schemas.swift"])
-        #expect(schemas.contains("typealias ToolCalls = [ToolCallsItem]"))
-        #expect(schemas.contains("nonisolated enum ToolCallsItem: Codable, Sendable {"))
+        #expect(schemas.contains("typealias ToolCalls = [ToolCallValue]"))
+        #expect(schemas.contains("nonisolated enum ToolCallValue: Codable, Sendable {"))
         #expect(schemas.contains("nonisolated struct ToolCall: Codable, Sendable {"))
+    }
+
+    /// Cohere's `Chatv2.documents`: a list of strings or `Document`s. Its items' enum was
+    /// `Chatv2.Document`, so `case document(Document)` inside it meant the enum itself
+    /// ("recursive enum 'Chatv2.Document' is not marked 'indirect'").
+    @Test func `a nested type does not hide the component its parent refers to`() throws {
+        let endpoints = try #require(try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /chat:
+                post:
+                  operationId: chat
+                  requestBody:
+                    content:
+                      application/json:
+                        schema:
+                          type: object
+                          properties:
+                            documents:
+                              type: array
+                              items: { oneOf: [ { type: string }, { $ref: "#/components/schemas/Document" } ] }
+                  responses: { "204": { description: done } }
+            components:
+              schemas:
+                Document: { type: object, required: [id], properties: { id: { type: string } } }
+            """)["Endpoints.swift"])
+        #expect(endpoints.contains("var documents: [DocumentValue]?"))
+        #expect(endpoints.contains("enum DocumentValue: Codable, Sendable {"))
+        #expect(endpoints.contains("case document(Document)"))
     }
 
     @Test func `a tag named like a file written besides keeps its endpoints`() throws {

@@ -47,7 +47,11 @@ final class SchemaMapper {
             return reservedNames.contains(name) ? name + "Model" : name
         }, avoiding: reservedNames)
         for (component, name) in zip(components, names) { componentNames[component.key] = name }
+        componentTypeNames = Set(names)
     }
+
+    /// The components' type names, which no nested type may take.
+    private let componentTypeNames: Set<String>
 
     /// A type expression and whether the schema allows `null`.
     struct Mapped {
@@ -238,11 +242,11 @@ final class SchemaMapper {
         case "boolean"?: return Mapped(type: "Bool", allowsNull: false, jsonType: "boolean")
         case "array"?:
             guard let items = schema["items"] else { return Mapped(type: "[JSONValue]", allowsNull: false, jsonType: "array") }
-            let element = try map(items, at: path + "/items", named: SwiftNames.singular(name), nested: &nested)
+            let element = try map(items, at: path + "/items", named: available(SwiftNames.singular(name)), nested: &nested)
             return Mapped(type: "[\(element.type)\(element.allowsNull ? "?" : "")]", allowsNull: false, jsonType: "array")
         case "object"?:
             if let additional = schema["additionalProperties"], additional.mapping != nil {
-                let value = try map(additional, at: path + "/additionalProperties", named: name + "Value", nested: &nested)
+                let value = try map(additional, at: path + "/additionalProperties", named: available(name + "Value"), nested: &nested)
                 return Mapped(type: "[String: \(value.type)\(value.allowsNull ? "?" : "")]", allowsNull: false, jsonType: "object")
             }
             return Mapped(type: "[String: JSONValue]", allowsNull: false, jsonType: "object")
@@ -287,8 +291,15 @@ final class SchemaMapper {
     /// The name of a type nested for the property `key`: `Status` for `status`, and `DataValue`
     /// for `data`, since a nested `Data` would hide Foundation's inside its parent.
     func nestedName(for key: String) -> String {
-        let name = SwiftNames.upperCamel(key)
-        return reservedNames.contains(name) ? name + "Value" : name
+        available(SwiftNames.upperCamel(key))
+    }
+
+    /// `name`, or `name` + `Value` when a nested type of that name would hide a type the code
+    /// refers to inside its parent: one of Swift's or the generated code's (`Data`), or a
+    /// component's (Cohere's `Chatv2.documents` holds strings or `Document`s; an enum
+    /// `Chatv2.Document` for its items would make `Document` mean itself there).
+    func available(_ name: String) -> String {
+        reservedNames.contains(name) || componentTypeNames.contains(name) ? name + "Value" : name
     }
 
     /// One property: optional unless required and not nullable; a single allowed value becomes a
