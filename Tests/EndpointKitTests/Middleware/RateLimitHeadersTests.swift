@@ -46,15 +46,38 @@ import Testing
         #expect(read(["X-RateLimit-Remaining": "99999999999999999999999"]).remaining == .max)
     }
 
+    /// Before, 400 digits overflowed to infinity and were ignored as unreadable: the next call
+    /// went at once.
+    @Test func `a reset of 400 digits is the longest reset, in every spelling`() {
+        let far = String(repeating: "9", count: 400)
+        #expect(read(["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": far]) == .init(remaining: 0, reset: 3600))
+        #expect(read(["RateLimit-Remaining": "0", "RateLimit-Reset": far]) == .init(remaining: 0, reset: 3600))
+        #expect(read(["RateLimit": "\"default\";r=0;t=\(far)"]) == .init(remaining: 0, reset: 3600))
+        #expect(read(["RateLimit": "limit=10, remaining=0, reset=\(far)"]) == .init(remaining: 0, reset: 3600))
+        #expect(read(["x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": far + "s"]) == .init(remaining: 0, reset: 3600))
+        #expect(read(["x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": far]) == .init(remaining: 0, reset: 3600))
+        #expect(read(["Retry-After": far], status: 429) == .init(remaining: 0, reset: 3600))
+    }
+
+    /// Two `Retry-After` lines reach the policy as one value joined by `, `: the longest wait wins.
+    @Test func `several Retry-After values ask for the longest`() {
+        #expect(read(["Retry-After": "1, 3600"], status: 429, longestReset: 7200) == .init(remaining: 0, reset: 3600))
+        #expect(read(["Retry-After": "3600, 1"], status: 429, longestReset: 7200) == .init(remaining: 0, reset: 3600))
+    }
+
     /// Answers with a spent budget once, then with budget left; counts the requests.
     final class Budget: HTTPTransport {
         let headers: [String: String]
+        let status: Int
         private let sent = Locked(0)
         var requests: Int { sent.value }
-        init(_ headers: [String: String]) { self.headers = headers }
+        init(_ headers: [String: String], status: Int = 200) {
+            self.headers = headers
+            self.status = status
+        }
         func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             let count = sent.withLock { $0 += 1; return $0 }
-            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
+            let response = HTTPURLResponse(url: request.url!, statusCode: count == 1 ? status : 200, httpVersion: "HTTP/1.1",
                                            headerFields: count == 1 ? headers.merging(["Content-Type": "application/json"]) { $1 } : ["Content-Type": "application/json"])!
             return (Data("{}".utf8), response)
         }
@@ -73,6 +96,24 @@ import Testing
         #expect(error.kind == .rateLimited)
         #expect(error.reason.hasPrefix("the server's rate limit for https://api.example.com is spent for 3600.0 s more"))
         #expect(error.localizedDescription == "Too many requests were made. Please try again later.")
+        #expect(transport.requests == 1)
+    }
+
+    /// A 429 whose `Retry-After` has 400 digits, then a call: before, the value was ignored and
+    /// the second request went out; now the budget is spent for `longestReset`.
+    @Test(arguments: [
+        ["Retry-After": String(repeating: "9", count: 400)],
+        ["Retry-After": "1, 3600"],
+        ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(repeating: "9", count: 400)],
+    ])
+    func `a reset too large to read fails the next call as rateLimited, with one request sent`(headers: [String: String]) async throws {
+        let transport = Budget(headers, status: 429)
+        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [RateLimitPolicy()])
+        let first = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
+        #expect(first.kind == .unacceptableStatus)
+        let error = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
+        #expect(error.kind == .rateLimited)
+        #expect(error.reason.hasPrefix("the server's rate limit for https://api.example.com is spent for 3600.0 s more") || error.reason.hasPrefix("the server's rate limit for https://api.example.com is spent for 3599."), "\(error.reason)")
         #expect(transport.requests == 1)
     }
 

@@ -109,6 +109,18 @@ import Testing
         #expect(RetryPolicy.retryAfter(nil, now: now) == nil)
     }
 
+    /// Two `Retry-After` lines reach the policy joined by `, `; before, neither was read. More
+    /// digits than an `Int` holds were unreadable too; now they are a wait for the caller to cap.
+    @Test func `several Retry-After values ask for the longest, and 400 digits are an infinite wait`() throws {
+        let now = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
+        #expect(RetryPolicy.retryAfter("1, 3600", now: now) == 3600)
+        #expect(RetryPolicy.retryAfter("Sun, 06 Nov 1994 08:49:40 GMT, 1", now: now) == 3)
+        #expect(RetryPolicy.retryAfter("1, Sun, 06 Nov 1994 08:50:37 GMT", now: now) == 60)
+        #expect(RetryPolicy.retryAfter("soon, 7", now: now) == 7)
+        #expect(RetryPolicy.retryAfter("soon, later", now: now) == nil)
+        #expect(RetryPolicy.retryAfter(String(repeating: "9", count: 400), now: now) == .infinity)
+    }
+
     @Test func `Retry-After sets the wait, capped`() async throws {
         let transport = Self.flaky(1, status: 429, headers: ["Retry-After": "1"])
         let started = Date()

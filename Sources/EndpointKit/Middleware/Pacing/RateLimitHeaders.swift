@@ -15,8 +15,9 @@ import FoundationNetworking
 ///   `RateLimit-Reset` in seconds;
 /// - `Retry-After` on a 429 or 503 answer, in seconds or as an HTTP date.
 ///
-/// A value that is negative, not a number or not finite is ignored; a reset further away than
-/// the caller's limit is cut to it.
+/// A value that is negative or not a number is ignored; a reset further away than the caller's
+/// limit is cut to it, however many digits it has (400 digits are a reset at the limit, not an
+/// unreadable value).
 package struct RateLimitHeaders: Equatable, Sendable {
     /// Requests left in the current window, when the answer says.
     package var remaining: Int?
@@ -69,10 +70,11 @@ package struct RateLimitHeaders: Equatable, Sendable {
         return Int(trimmed) ?? .max  // more digits than an Int holds: plenty left
     }
 
-    /// A number of seconds, zero or more and finite.
+    /// A number of seconds, zero or more: digits with at most one point. Too many digits for a
+    /// `Double` read as infinity, which the caller cuts to its longest reset.
     static func seconds(_ text: String) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let value = Double(trimmed), value.isFinite, value >= 0,
+        guard let value = Double(trimmed), !value.isNaN, value >= 0,
               trimmed.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 || $0 == UInt8(ascii: ".") }) else { return nil }
         return value
     }
@@ -96,7 +98,7 @@ package struct RateLimitHeaders: Equatable, Sendable {
                 number.append(character)
                 continue
             }
-            guard let value = Double(number), value.isFinite else { return nil }
+            guard let value = Double(number), !value.isNaN else { return nil }  // too many digits: infinity
             switch character {
             case "h": total += value * 3600
             case "m" where characters.first == "s":
@@ -110,7 +112,7 @@ package struct RateLimitHeaders: Equatable, Sendable {
             sawUnit = true
         }
         guard number.isEmpty else { return sawUnit ? nil : seconds(number) }
-        return sawUnit && total.isFinite ? total : nil
+        return sawUnit ? total : nil
     }
 
     /// The items of a `RateLimit` field: `"name";r=0;t=30` items (draft 8 and later), or one

@@ -18,8 +18,8 @@ import FoundationNetworking
 /// ```
 ///
 /// A hostile or broken server cannot stall the app: a reset further away than `longestReset`
-/// (an hour by default) counts as `longestReset`, and negative, non-numeric or infinite values are
-/// ignored. A budget of zero with no reset is ignored too, since nothing says when to try again.
+/// (an hour by default) counts as `longestReset`, however many digits it has; two `Retry-After`
+/// values count as the longer; negative or non-numeric values are ignored. A budget of zero with no reset is ignored too, since nothing says when to try again.
 /// Waiting is cancellable: cancelling the call ends its wait with `CancellationError`.
 ///
 /// The budget is kept per origin, and shared by every server whose ``Server/middlewares`` hold

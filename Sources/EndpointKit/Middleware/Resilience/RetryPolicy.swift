@@ -123,9 +123,31 @@ public struct RetryPolicy: Middleware {
 
     /// The wait a `Retry-After` value asks for, in seconds: a number of seconds or an HTTP date
     /// (RFC 9110 §10.2.3); `nil` when absent or unreadable.
+    ///
+    /// More digits than an `Int` holds are an infinite wait, for the caller to cap. Several values
+    /// (two `Retry-After` lines, which Foundation joins with `, `) ask for the longest of them:
+    /// the most conservative reading.
     static func retryAfter(_ value: String?, now: Date = Date()) -> TimeInterval? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let wait = singleRetryAfter(value, now: now) { return wait }
+        // An HTTP date has a comma of its own ("Sun, 06 Nov 1994 08:49:37 GMT"): a piece that is
+        // not a number is read together with the next one.
+        var pieces = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }[...]
+        var longest: TimeInterval?
+        while let piece = pieces.popFirst() {
+            if let wait = singleRetryAfter(piece, now: now) {
+                longest = max(longest ?? 0, wait)
+            } else if let next = pieces.first, let wait = singleRetryAfter(piece + ", " + next, now: now) {
+                pieces.removeFirst()
+                longest = max(longest ?? 0, wait)
+            }
+        }
+        return longest
+    }
+
+    private static func singleRetryAfter(_ value: String, now: Date) -> TimeInterval? {
         if let seconds = Int(value) { return TimeInterval(max(seconds, 0)) }
+        if !value.isEmpty, value.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) { return .infinity }
         guard let date = HTTPDate.parse(value) else { return nil }
         return max(date.timeIntervalSince(now), 0)
     }
