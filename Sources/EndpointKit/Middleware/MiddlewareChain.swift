@@ -30,6 +30,8 @@ enum MiddlewareChain {
             let outgoing = middlewares.isEmpty
                 ? Outgoing(request: request, bodyFile: preparedFile?.url, keeper: nil)
                 : try await Outgoing.checked(request, body: body, preparedBytes: preparedBytes)
+            let hooks = CallScope.current.attemptHooks
+            for hook in hooks { try await hook.beforeSending(outgoing.request) }
             if let observe = CallScope.current.observeAttempt { observe(outgoing.request, CallScope.current) }
             let request = outgoing.request
             let bodyFile = outgoing.bodyFile
@@ -45,7 +47,9 @@ enum MiddlewareChain {
                     }
                     return (.stream(stream), response)
                 }
-                return timesItself ? try await open() : try await withTimeout(timeout, open)
+                let answer = timesItself ? try await open() : try await withTimeout(timeout, open)
+                for hook in hooks { hook.answered(answer.1) }
+                return answer
             }
             // The whole answer as `Data` until the end: a plain call stays as cheap as it was.
             let exchange: @Sendable () async throws -> (Data, HTTPURLResponse) = {
@@ -58,6 +62,7 @@ enum MiddlewareChain {
             }
             // URLSessionTransport times the attempt itself, from the moment its task starts.
             let (data, response) = timesItself ? try await exchange() : try await withTimeout(timeout, exchange)
+            for hook in hooks { hook.answered(response) }
             return (.data(data), response)
         }
         // Identical GETs share one request (Server.coalescesIdenticalRequests), decided here on

@@ -27,6 +27,19 @@ package struct CallScope: Sendable {
     /// Told of each request as it leaves the middleware chain, with the scope in force there (the
     /// credentials registered): how a tool call learns which secrets to keep from the model.
     package var observeAttempt: (@Sendable (URLRequest, CallScope) -> Void)?
+    /// Run at the end of the middleware chain, around the transport, for each attempt: after every
+    /// middleware (a `Throttle`'s queue included) and before anything above sees the answer. A
+    /// `RateLimitPolicy` placed before a `Throttle` checks the budget here as the request leaves,
+    /// and reads the answer's budget before the Throttle lets the next call go.
+    package var attemptHooks: [AttemptHook] = []
+
+    /// What ``attemptHooks`` run.
+    package struct AttemptHook: Sendable {
+        /// Before the request is handed to the transport; throwing sends nothing.
+        let beforeSending: @Sendable (URLRequest) async throws -> Void
+        /// As the answer's head arrives from the transport.
+        let answered: @Sendable (HTTPURLResponse) -> Void
+    }
 
     @TaskLocal package static var current = CallScope()
 

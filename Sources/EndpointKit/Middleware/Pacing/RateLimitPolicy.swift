@@ -23,7 +23,9 @@ import FoundationNetworking
 /// Waiting is cancellable: cancelling the call ends its wait with `CancellationError`.
 ///
 /// The budget is kept per origin, and shared by every server whose ``Server/middlewares`` hold
-/// this policy. Place it before a ``Throttle`` and before authorization.
+/// this policy. It is checked when the call arrives and again when its request leaves the chain,
+/// so either order beside a ``Throttle`` holds: a call that waited in the Throttle's queue while
+/// answers spent the budget waits for the reset before it is sent. Place it before authorization.
 public struct RateLimitPolicy: Middleware {
     /// The longest a call waits for a reset, in seconds; beyond it the call fails at once.
     public let maximumWait: TimeInterval
@@ -54,7 +56,21 @@ public struct RateLimitPolicy: Middleware {
             throw EndpointError.unusable("RateLimitPolicy", problem, request: request)
         }
         let origin = Redirect.origin(of: context.origin)
-        if let until = budgets.withLock({ $0[origin] }) {
+        try await waitForBudget(of: origin, request: request)
+        // Checked again as the request leaves, and the answer read as it arrives: placed before a
+        // Throttle, the call may have waited in its queue while other answers spent the budget,
+        // and the next call in that queue must not leave before this answer is read.
+        var scope = CallScope.current
+        scope.attemptHooks.append(CallScope.AttemptHook(
+            beforeSending: { [self] request in try await waitForBudget(of: origin, request: request) },
+            answered: { [self] response in note(RateLimitHeaders(response, longestReset: longestReset), for: origin) }))
+        return try await CallScope.$current.withValue(scope) { try await next(request, body) }
+    }
+
+    /// Returns once `origin`'s budget is not known to be spent, waiting for its reset if that
+    /// comes within `maximumWait`.
+    private func waitForBudget(of origin: String, request: URLRequest) async throws {
+        while let until = budgets.withLock({ $0[origin] }) {
             let wait = until.timeIntervalSinceNow
             if wait > maximumWait {
                 throw EndpointError(
@@ -62,11 +78,9 @@ public struct RateLimitPolicy: Middleware {
                     reason: "the server's rate limit for \(origin) is spent for \(Self.seconds(wait)) more, longer than the RateLimitPolicy's maximumWait of \(Self.seconds(maximumWait)); nothing was sent",
                     request: request)
             }
-            if wait > 0 { try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(wait)) }
+            guard wait > 0 else { return }
+            try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(wait))
         }
-        let answer = try await next(request, body)
-        note(RateLimitHeaders(answer.1, longestReset: longestReset), for: origin)
-        return answer
     }
 
     /// Records what an answer said: spent until a reset, or budget left.
