@@ -15,14 +15,15 @@ enum PythonEnvironment {
     /// and what the contract tests check documents with: openapi-spec-validator and jsonschema.
     /// openapi-core validates captured requests against exported documents, and
     /// hypothesis-jsonschema generates instances of exported schemas. `mcp`, the official MCP SDK,
-    /// is the client of the MCP server tests (pinned: its 2.x releases change often).
-    static let modules = ["werkzeug", "sse_starlette", "uvicorn", "openapi_spec_validator", "jsonschema", "openapi_core", "hypothesis_jsonschema", "mcp"]
+    /// is the client of the MCP server tests (pinned: its 2.x releases change often). FastAPI with
+    /// slowapi is the real rate limiter of the pacing tests.
+    static let modules = ["werkzeug", "sse_starlette", "uvicorn", "openapi_spec_validator", "jsonschema", "openapi_core", "hypothesis_jsonschema", "mcp", "fastapi", "slowapi"]
     /// The PyPI packages that provide ``modules`` (hypothesis-jsonschema works with hypothesis
     /// before 6.140; left free, pip settles on openapi-core 0.14, which does not import beside the
     /// newest openapi-spec-validator).
     static let packages = [
         "werkzeug", "sse-starlette", "uvicorn", "openapi-spec-validator", "jsonschema", "openapi-core>=0.19", "hypothesis-jsonschema", "hypothesis<6.140",
-        "mcp==2.3.0",
+        "mcp==2.3.0", "fastapi", "slowapi",
     ]
 
     /// The folder of the virtual environment: `.build/loopback-python` in the package.

@@ -1,0 +1,94 @@
+// The limiter runs as a child `Process`, which exists on macOS and Linux only: on iOS, tvOS and
+// watchOS these tests compile to nothing.
+#if os(macOS) || os(Linux)
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// README's pacing against a real limiter nobody on EndpointKit wrote: FastAPI with slowapi
+/// (`Server/slowapi_server.py`), "5 per 2 seconds", which answers 429 past its budget.
+@Suite struct RealLimiterTests {
+    let origin: URL
+
+    init() async throws {
+        let port = try await onOwnThread { try SlowAPIServer.shared() }
+        origin = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    struct Limited: Endpoint {
+        var endpoint: Restful { Restful(.get, "limited/\(key)") }
+        let key: String
+        struct Answer: Decodable, Sendable { let ok: Bool }
+        typealias ReturnPayloadType = Answer
+        enum CodingKeys: CodingKey {}
+    }
+
+    struct Refused: Endpoint {
+        var endpoint: Restful { Restful(.get, "refused/\(key)") }
+        let key: String
+        struct Count: Decodable, Sendable { let refused: Int }
+        typealias ReturnPayloadType = Count
+        enum CodingKeys: CodingKey {}
+    }
+
+    /// README's order is the policy first. Before, 12 calls at once sent 7 requests into a budget
+    /// slowapi had just declared spent (the sixth 4 ms after an answer said "0 left"); with the
+    /// two swapped, none.
+    @Test(arguments: [true, false])
+    func `twelve calls at once are all accepted, in either order`(policyFirst: Bool) async throws {
+        let key = UUID().uuidString
+        let policy = RateLimitPolicy(maximumWait: 10)
+        let throttle = Throttle(maximumInFlight: 1)
+        var configured = Server(origin: origin, pathPrefix: "", transport: URLSessionTransport())
+        configured.middlewares = policyFirst ? [policy, throttle] : [throttle, policy]
+        let server = configured
+        let failures = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    do {
+                        return try await Limited(key: key).call(on: server).ok ? nil : "not ok"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
+        }
+        #expect(failures.isEmpty, "\(failures.first ?? "")")
+        let observer = Server(origin: origin, pathPrefix: "")
+        #expect(try await Refused(key: key).call(on: observer).refused == 0)
+    }
+}
+
+/// `Server/slowapi_server.py` under uvicorn, started once per test process with the loopback
+/// server's Python; it exits when the test process does (its standard input closes).
+enum SlowAPIServer {
+    static func shared() throws -> Int {
+        try started.get().port
+    }
+
+    private static let started = Result { try Running() }
+
+    /// `@unchecked Sendable`: `Process` and `Pipe` are set once in `init` and never used again
+    /// except to keep the pipe (the server's lifeline) open.
+    final class Running: @unchecked Sendable {
+        let port: Int
+        private let process: Process
+        private let input: Pipe
+
+        init() throws {
+            let (process, input, _, words) = try RunningLoopbackServer.start(
+                script: "slowapi_server.py", named: "The slowapi server")
+            guard words.count == 2, words[0] == "READY", let port = Int(words[1]) else {
+                throw LoopbackServer.StartFailure(description: "The slowapi server said \(words.joined(separator: " ")).")
+            }
+            self.port = port
+            self.process = process
+            self.input = input
+        }
+    }
+}
+#endif
