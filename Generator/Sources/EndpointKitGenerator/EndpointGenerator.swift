@@ -101,7 +101,8 @@ public enum EndpointGenerator {
         "ServerSentEvent", "StreamingOptions", "StructuredOutput", "Throttle", "ToolDefinition", "ToolResult", "WebLink",
     ]
 
-    /// About how many lines one generated file holds before the next declaration starts another.
+    /// About how many lines one generated file holds before the next declaration starts another,
+    /// at least: ``lineBudget(for:)`` raises it when the files would be too many.
     ///
     /// The compiler's parallel jobs each take an equal number of files, in name order, so files of
     /// like size keep every core busy: Cohere's document wrote 3,301 of its 5,548 lines into
@@ -110,14 +111,21 @@ public enum EndpointGenerator {
     /// of 24 s on two cores (`Benchmarks/Generator/compare.sh`).
     static let fileLineBudget = 400
 
-    /// A group's text: its endpoints, then its types under `// MARK: - Types`, cut between
-    /// declarations into parts of about ``fileLineBudget`` lines, each a file of its own.
-    static func parts(of endpoints: [Declaration], types: [Declaration], access: String) -> [String] {
-        var parts: [String] = []
-        var text = ""
-        var lines = 0
+    /// The most files the budget aims for. The driver puts at most 25 files in one job, so 51
+    /// files make three jobs, and two cores run the third after the other two: a third more time.
+    static let maximumFiles = 50
+
+    /// One declaration as written, and its line count.
+    struct Piece {
+        let text: String
+        let lines: Int
+    }
+
+    /// A group's declarations, each written alone: its endpoints, then its types, the first
+    /// under `// MARK: - Types`.
+    static func pieces(of endpoints: [Declaration], types: [Declaration], access: String) -> [Piece] {
         var typesMarked = false
-        for (declaration, isType) in endpoints.map({ ($0, false) }) + types.map({ ($0, true) }) {
+        return (endpoints.map { ($0, false) } + types.map { ($0, true) }).map { declaration, isType in
             var writer = SwiftWriter(access: access)
             if isType, !typesMarked {
                 writer.line("// MARK: - Types")
@@ -125,17 +133,50 @@ public enum EndpointGenerator {
                 typesMarked = true
             }
             writer.write(declaration)
-            let count = writer.text.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
-            if lines > 0, lines + count > fileLineBudget {
+            return Piece(text: writer.text, lines: writer.text.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) })
+        }
+    }
+
+    /// `pieces` cut between declarations into parts of about `budget` lines, each a file's body.
+    static func parts(of pieces: [Piece], budget: Int) -> [String] {
+        var parts: [String] = []
+        var text = ""
+        var lines = 0
+        for piece in pieces {
+            if lines > 0, lines + piece.lines > budget {
                 parts.append(text)
                 text = ""
                 lines = 0
             }
-            text += (lines > 0 ? "\n" : "") + writer.text
-            lines += count + 1
+            text += (lines > 0 ? "\n" : "") + piece.text
+            lines += piece.lines + 1
         }
         if !text.isEmpty { parts.append(text) }
         return parts
+    }
+
+    /// The smallest budget, from ``fileLineBudget`` up by 100 lines, whose parts of `groups` (each
+    /// group's declarations' line counts) number at most ``maximumFiles`` with `otherFiles` besides.
+    /// When the groups alone are more files than that (a document of many tags), cutting them
+    /// adds no job until the next multiple of 25 files, and the budget rises only to stay there.
+    static func lineBudget(for groups: [[Int]], otherFiles: Int) -> Int {
+        func files(_ budget: Int) -> Int {
+            groups.reduce(otherFiles) { count, lines in
+                var parts = 0
+                var used = 0
+                for count in lines {
+                    if used > 0, used + count > budget { used = 0 }
+                    if used == 0 { parts += 1 }
+                    used += count + 1
+                }
+                return count + parts
+            }
+        }
+        let fewest = groups.filter { !$0.isEmpty }.count + otherFiles
+        let most = max(maximumFiles, (fewest + 24) / 25 * 25)
+        var budget = fileLineBudget
+        while files(budget) > most { budget += 100 }  // ends: one part per group is `fewest`
+        return budget
     }
 
     /// The next part's file name: `Runs2`, `Runs3`…, skipping a name another file has (a tag `Runs2`).
@@ -221,13 +262,17 @@ public enum EndpointGenerator {
         let imports = "import EndpointKit\nimport Foundation\n\n"
         let access = options.accessLevel == .public ? "public " : ""
         var fileNames = Set(groups.map(\.file)).union(otherFiles)
-        for group in groups {
-            for (index, part) in Self.parts(of: group.declarations.map(\.0), types: group.types, access: access).enumerated() {
+        let grouped = groups.map { Self.pieces(of: $0.declarations.map(\.0), types: $0.types, access: access) }
+            + [Self.pieces(of: unused, types: [], access: access)]
+        // The server's file, and the documentation's and the MCP server's when asked for.
+        let budget = Self.lineBudget(for: grouped.map { $0.map(\.lines) }, otherFiles: 1 + (options.documented ? 1 : 0) + (options.mcpServer == nil ? 0 : 1))
+        for (group, pieces) in zip(groups, grouped) {
+            for (index, part) in Self.parts(of: pieces, budget: budget).enumerated() {
                 let name = index == 0 ? group.file : Self.partName(group.file, taking: &fileNames)
                 files.append(File(name: name + ".swift", contents: header + imports + part))
             }
         }
-        for (index, part) in Self.parts(of: unused, types: [], access: access).enumerated() {
+        for (index, part) in Self.parts(of: grouped[groups.count], budget: budget).enumerated() {
             let name = index == 0 ? "Schemas" : Self.partName("Schemas", taking: &fileNames)
             files.append(File(name: name + ".swift", contents: header + imports + part))
         }

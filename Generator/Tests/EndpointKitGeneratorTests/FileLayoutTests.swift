@@ -49,4 +49,22 @@ struct FileLayoutTests {
             #expect(body.first?.isWhitespace == false, "\(file.name)")
         }
     }
+
+    /// Prefect's document cut at 400 lines made 58 files: three of the driver's jobs (25 files at
+    /// most each), the third run after the other two on two cores.
+    @Test func `the budget rises until the files fit two jobs, and no further than cutting helps`() {
+        // Ten groups of thirty 50-line declarations: at 400 lines, 5 parts each and the server's
+        // file, 51; at 500, 4 parts each, 41.
+        #expect(EndpointGenerator.lineBudget(for: Array(repeating: Array(repeating: 50, count: 30), count: 10), otherFiles: 1) == 500)
+        // A small document keeps the least budget.
+        #expect(EndpointGenerator.lineBudget(for: [[100, 200], [50]], otherFiles: 1) == EndpointGenerator.fileLineBudget)
+        // 60 small tags and one of 40 declarations: 61 files at the least, three jobs anyway, so
+        // the large tag may still be cut up to 75 files in all.
+        let many = Array(repeating: [30], count: 60) + [Array(repeating: 100, count: 40)]
+        #expect(EndpointGenerator.lineBudget(for: many, otherFiles: 1) == EndpointGenerator.fileLineBudget)
+        // 73 small tags and the same large one: one more file fits under 75, so the large tag is
+        // cut in two (its 40 declarations, 4,040 lines, in parts of at most 2,100).
+        let more = Array(repeating: [30], count: 73) + [Array(repeating: 100, count: 40)]
+        #expect(EndpointGenerator.lineBudget(for: more, otherFiles: 0) == 2100)
+    }
 }
