@@ -133,7 +133,7 @@ public enum EndpointGenerator {
                 typesMarked = true
             }
             writer.write(declaration)
-            return Piece(text: writer.text, lines: writer.text.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) })
+            return Piece(text: writer.text, lines: writer.text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) })
         }
     }
 
