@@ -11,7 +11,7 @@ import FoundationNetworking
 /// An order with nested objects, a list of objects, a query object and numbers of every width.
 private struct PlaceOrder: Endpoint, Decodable {
     struct Address: Codable, Sendable { let street: String; let zipCode: String }
-    struct Line: Codable, Sendable { let sku: String; let quantity: Int8 }
+    struct Line: Codable, Sendable { let sku: String; let quantity: Int8; var price: Double? = nil }
     var endpoint: Restful { Restful(.post, "orders") }
     let shipTo: Address
     let items: [Line]
@@ -80,6 +80,8 @@ private struct Notes: Endpoint, Decodable {
         ("place_order", #"{"ship_to": {"street": "x", "zip_code": "1"}, "items": [{"sku": "a", "quantity": 1e19}]}"#,
          #"the field "items[0].quantity" must be an integer between -128 and 127, not 1e19"#),
         ("place_order", #"{\#(order), "weight": 1e400}"#, #"the field "weight" must be a number between -3.4028235e+38 and 3.4028235e+38, not 1e400"#),
+        ("place_order", #"{"ship_to": {"street": "x", "zip_code": "1"}, "items": [{"sku": "a", "quantity": 1, "price": 1e309}]}"#,
+         #"the field "items[0].price" must be a number between -1.7976931348623157e+308 and 1.7976931348623157e+308, not 1e309"#),
         ("place_order", #"{\#(order), "weight": 1e-50}"#, #"the field "weight" must be 0 or at least 1.0e-45 in magnitude (smaller rounds to zero), not 1e-50"#),
         ("place_order", #"{\#(order), "note": 5}"#, #"the field "note" must be a string or null, not 5"#),
         // Syntax, with a position; and one object.
