@@ -14,7 +14,7 @@ import Testing
     let origin: URL
 
     init() async throws {
-        let port = try await onOwnThread { try SlowAPIServer.shared() }
+        let port = try await onOwnThread { try PythonScriptServer.slowAPI.get().port }
         origin = URL(string: "http://127.0.0.1:\(port)")!
     }
 
@@ -63,32 +63,4 @@ import Testing
     }
 }
 
-/// `Server/slowapi_server.py` under uvicorn, started once per test process with the loopback
-/// server's Python; it exits when the test process does (its standard input closes).
-enum SlowAPIServer {
-    static func shared() throws -> Int {
-        try started.get().port
-    }
-
-    private static let started = Result { try Running() }
-
-    /// `@unchecked Sendable`: `Process` and `Pipe` are set once in `init` and never used again
-    /// except to keep the pipe (the server's lifeline) open.
-    final class Running: @unchecked Sendable {
-        let port: Int
-        private let process: Process
-        private let input: Pipe
-
-        init() throws {
-            let (process, input, _, words) = try RunningLoopbackServer.start(
-                script: "slowapi_server.py", named: "The slowapi server")
-            guard words.count == 2, words[0] == "READY", let port = Int(words[1]) else {
-                throw LoopbackServer.StartFailure(description: "The slowapi server said \(words.joined(separator: " ")).")
-            }
-            self.port = port
-            self.process = process
-            self.input = input
-        }
-    }
-}
 #endif

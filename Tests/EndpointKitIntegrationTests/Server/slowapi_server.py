@@ -9,16 +9,12 @@ Routes:
                 X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds).
   /refused/KEY  how many requests for KEY were refused with 429 so far
 """
-import os
-import socket
-import sys
-import threading
-
-import uvicorn
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from slowapi import Limiter
 from slowapi.errors import RateLimitExceeded
+
+from uvicorn_serve import serve
 
 REFUSED = {}
 limiter = Limiter(key_func=lambda request: request.path_params.get("key", ""), headers_enabled=True)
@@ -45,15 +41,5 @@ async def refused_count(key: str):
     return {"refused": REFUSED.get(key, 0)}
 
 
-def main():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    print("READY", sock.getsockname()[1], flush=True)
-    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    server.run(sockets=[sock])
-
-
 if __name__ == "__main__":
-    main()
+    serve(app)

@@ -9,16 +9,13 @@ Routes:
 """
 import asyncio
 import json
-import os
-import socket
-import sys
-import threading
 
-import uvicorn
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+from uvicorn_serve import serve
 
 CLOSED = {}
 
@@ -60,15 +57,5 @@ app = Starlette(routes=[
 ])
 
 
-def main():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    print("READY", sock.getsockname()[1], flush=True)
-    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    server.run(sockets=[sock])
-
-
 if __name__ == "__main__":
-    main()
+    serve(app)
