@@ -25,7 +25,7 @@ package enum ResponseDecoder {
         }
 
         let status = response.statusCode
-        if status == 304, let optional = Payload.self as? any OptionalPayload.Type, let absent = optional.absent as? Payload {
+        if status == 304, let absent = nilValue(of: Payload.self) {
             return absent  // a conditional request whose answer has not changed: a normal outcome
         }
         guard (200..<300).contains(status) else {
@@ -68,7 +68,7 @@ package enum ResponseDecoder {
             }
             return text
         }
-        if body.isEmpty, let optional = Payload.self as? any OptionalPayload.Type, let absent = optional.absent as? Payload {
+        if body.isEmpty, let absent = nilValue(of: Payload.self) {
             return absent  // 204, HEAD or an empty body for an optional payload
         }
         guard !body.isEmpty else {
@@ -173,13 +173,4 @@ package enum ResponseDecoder {
             "\(error)"
         }
     }
-}
-
-/// `Optional` payloads, which are `nil` when the server sends no body.
-protocol OptionalPayload {
-    static var absent: Self { get }
-}
-
-extension Optional: OptionalPayload {
-    static var absent: Self { nil }
 }
