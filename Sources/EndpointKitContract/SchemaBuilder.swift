@@ -335,7 +335,10 @@ package final class SchemaBuilder {
         }
         schema["minimum"] = .number("-" + largest)
         schema["maximum"] = .number(largest)
+        // The exclusion names its type: made nullable, the schema must still take null, which
+        // bounds alone (they apply to numbers only) would match and so exclude.
         schema["not"] = .object([
+            "type": .string("number"),
             "exclusiveMinimum": .number("-" + smallest), "exclusiveMaximum": .number(smallest),
             "not": .object(["const": .number("0")]),
         ])

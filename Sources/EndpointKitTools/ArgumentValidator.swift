@@ -63,6 +63,15 @@ struct ArgumentValidator {
         if let constant = schema["const"], !same(constant, value) {
             throw fail("must be \(constant.jsonText()), not \(snippet(value))")
         }
+        let types = typeNames(schema["type"])
+        if !types.isEmpty, !types.contains(where: { matches(value, type: $0) }) {
+            if types.contains("integer"), case .number(let text) = value {
+                throw fail("must be an integer\(bounds(schema, defaultFormat: "int64")), not \(text)")
+            }
+            throw fail("must be \(types.filter { $0 != "null" }.map(Self.article).joined(separator: " or "))\(types.contains("null") ? " or null" : ""), not \(snippet(value))")
+        }
+        // After the type: a value of another type (null for a number) is named as such, not as
+        // one the exclusion below happens to match.
         if let excluded = schema["not"] {
             let matchesExcluded: Bool
             do throws(JSONParser.Failure) {
@@ -78,13 +87,6 @@ struct ArgumentValidator {
                 }
                 throw fail("must not match \(excluded.jsonText()), not \(snippet(value))")
             }
-        }
-        let types = typeNames(schema["type"])
-        if !types.isEmpty, !types.contains(where: { matches(value, type: $0) }) {
-            if types.contains("integer"), case .number(let text) = value {
-                throw fail("must be an integer\(bounds(schema, defaultFormat: "int64")), not \(text)")
-            }
-            throw fail("must be \(types.filter { $0 != "null" }.map(Self.article).joined(separator: " or "))\(types.contains("null") ? " or null" : ""), not \(snippet(value))")
         }
         switch value {
         case .number(let text):

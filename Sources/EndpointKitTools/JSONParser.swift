@@ -12,6 +12,8 @@ package struct JSONParser {
     /// Why a text was refused, said for a model: `the field "note" appears twice`.
     package struct Failure: Error, Equatable {
         package let message: String
+        /// Whether the text is not JSON at all (rather than JSON the arguments do not accept).
+        package var isSyntax = false
     }
 
     /// The deepest nesting accepted in arguments: far more than any need, far less than a stack holds.
@@ -72,7 +74,7 @@ package struct JSONParser {
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw failure("unexpected \(describe(bytes[index])) where a value should be")
+        default: throw failure(misplaced(where: "a value"))
         }
     }
 
@@ -89,7 +91,12 @@ package struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard peek(UInt8(ascii: "\"")) else { throw failure("expected a field name in quotes") }
+            guard peek(UInt8(ascii: "\"")) else {
+                if index == bytes.count { throw failure("the text ends before the object is closed") }
+                if peek(UInt8(ascii: "}")) { throw failure("a comma before '}' (JSON has no trailing commas)") }
+                if index < bytes.count, isLetter(bytes[index]) { throw failure("a field name without double quotes") }
+                throw failure(misplaced(where: "a field name in double quotes"))
+            }
             let key = try string()
             guard !refusesDuplicateKeys || keys.insert(key).inserted else {
                 path.append(.key(key))
@@ -111,7 +118,8 @@ package struct JSONParser {
                 leave()
                 return .object(members)
             } else {
-                throw failure(index == bytes.count ? "the text ends before the object is closed" : "expected ',' or '}' after a field")
+                throw failure(index == bytes.count ? "the text ends before the object is closed"
+                                  : peek(UInt8(ascii: "/")) ? misplaced(where: "',' or '}'") : "expected ',' or '}' after a field")
             }
         }
     }
@@ -160,7 +168,7 @@ package struct JSONParser {
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
-            throw failure("unexpected \(describe(bytes[index])) where a value should be")
+            throw failure(misplaced(where: "a value"))
         }
         index += expected.count
     }
@@ -175,6 +183,7 @@ package struct JSONParser {
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if index < bytes.count, isDigit(bytes[index]) { throw failure("a number cannot start with 0") }
+            if peek(UInt8(ascii: "x")) || peek(UInt8(ascii: "X")) { throw failure("a hexadecimal number (JSON numbers are decimal)") }
         } else {
             skipDigits()
         }
@@ -194,6 +203,21 @@ package struct JSONParser {
 
     private mutating func skipDigits() {
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+
+    private func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_")
+    }
+
+    /// What stands where `expected` should be, in words a model can act on: single quotes and
+    /// comments are named, since models trained on JavaScript and Python write them.
+    private func misplaced(where expected: String) -> String {
+        guard index < bytes.count else { return "the text ends where \(expected) should be" }
+        switch bytes[index] {
+        case UInt8(ascii: "'"): return "single quotes where \(expected) should be (JSON takes double quotes)"
+        case UInt8(ascii: "/"): return "a comment where \(expected) should be (JSON has none)"
+        default: return "unexpected \(describe(bytes[index])) where \(expected) should be"
+        }
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {
@@ -296,6 +320,6 @@ package struct JSONParser {
     /// A syntax error, with where it is: `at byte 17 (in "ship_to")`.
     private func failure(_ problem: String) -> Failure {
         let place = path.isEmpty ? "" : " (in \"\(Self.text(of: path))\")"
-        return Failure(message: "the arguments are not valid JSON: \(problem), at byte \(index)\(place)")
+        return Failure(message: "the arguments are not valid JSON: \(problem), at byte \(index)\(place)", isSyntax: true)
     }
 }

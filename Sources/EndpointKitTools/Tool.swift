@@ -205,7 +205,7 @@ struct Tool: Sendable {
         } else {
             throw EndpointError(kind: .invalidRequest, endpoint: name, reason: "no server is configured: pass one to EndpointTools(_:on:) or set Server.default")
         }
-        let (description, schema) = try Self.arguments(of: type, name: name, server: server)
+        let (_, schema) = try Self.arguments(of: type, name: name, server: server)
 
         // One JSON object, checked against the tool's schema at every depth before it is decoded.
         let value: JSONValue
@@ -217,11 +217,12 @@ struct Tool: Sendable {
             do throws(JSONParser.Failure) {
                 value = try JSONParser.parse(trimmed.isEmpty ? "{}" : trimmed)
             } catch {
-                throw invalid(error.message)
+                // A model that wrote `id=42` or `{'id': 42}` learns what to send, not only where it went wrong.
+                throw invalid(error.isSyntax ? error.message + "; " + ArgumentShape.line(for: schema) : error.message)
             }
         }
         guard case .object = value else {
-            throw invalid("the arguments must be one JSON object, such as {\(description.argumentNames.map { "\"\($0)\": …" }.joined(separator: ", "))}, but they are \(EndpointError.snippet(of: Data(value.jsonText().utf8), limit: 200))")
+            throw invalid("the arguments must be one JSON object, but they are \(EndpointError.snippet(of: Data(value.jsonText().utf8), limit: 200)); \(ArgumentShape.line(for: schema))")
         }
         do throws(JSONParser.Failure) {
             try ArgumentValidator(schema: schema).validate(value, against: schema)

@@ -48,6 +48,25 @@ private struct PlantTree: Endpoint, Decodable {
     typealias ReturnPayloadType = EmptyPayload
 }
 
+/// Readings whose numbers are `Double`s, one nullable.
+private struct RecordReadings: Endpoint, Decodable {
+    struct Reading: Codable, Sendable { let value: Double; let error: Double? }
+    var endpoint: Restful { Restful(.post, "readings") }
+    let readings: [Reading]
+    typealias ReturnPayloadType = EmptyPayload
+}
+
+/// The issue's example of a tool a model calls with arguments that are not JSON.
+private struct LookUpCustomer: Endpoint, Decodable {
+    enum Order: String, Codable, Sendable, CaseIterable { case newest, oldest }
+    var endpoint: Restful { Restful(.get, "customers/{customerId}") }
+    let customerId: Int
+    let note: String?
+    let order: Order?
+    let tags: [String]?
+    typealias ReturnPayloadType = EmptyPayload
+}
+
 private struct Notes: Endpoint, Decodable {
     var endpoint: Restful { Restful(.get, "notes") }
     typealias ReturnPayloadType = String
@@ -96,6 +115,56 @@ private struct Notes: Endpoint, Decodable {
         #expect((result.error as? EndpointError)?.kind == .invalidToolCall)
         #expect((result.error as? EndpointError)?.reason.contains(message) == true, "\((result.error as? EndpointError)?.reason ?? result.text)")
         #expect(transport.requests.isEmpty)
+    }
+
+    static let customerShape = #"send one JSON object with double-quoted names, such as {"customer_id": integer, "note": string or null, "order": one of "newest", "oldest", null, "tags": array of string or null}; "customer_id" is required"#
+
+    @Test(arguments: [
+        ("customer_id=42", "unexpected 'c' where a value should be, at byte 0"),
+        ("{'customer_id': 42}", "single quotes where a field name in double quotes should be (JSON takes double quotes), at byte 1"),
+        (#"{"customer_id": 'x'}"#, #"single quotes where a value should be (JSON takes double quotes), at byte 16 (in "customer_id")"#),
+        ("{customer_id: 42}", "a field name without double quotes, at byte 1"),
+        ("{", "the text ends before the object is closed, at byte 1"),
+        (#"{"customer_id": 42,}"#, "a comma before '}' (JSON has no trailing commas), at byte 19"),
+        (#"{"customer_id": 42} please"#, "there is more after the end of the value, at byte 20"),
+        (#"{"customer_id": 42 /* the id */}"#, "a comment where ',' or '}' should be (JSON has none), at byte 19"),
+        (#"{/* id */ "customer_id": 42}"#, "a comment where a field name in double quotes should be (JSON has none), at byte 1"),
+        (#"{"customer_id": 0x2A}"#, #"a hexadecimal number (JSON numbers are decimal), at byte 17 (in "customer_id")"#),
+        ("42", "the arguments must be one JSON object, but they are 42"),
+    ])
+    func `arguments that are not a JSON object are answered with what to send instead`(arguments: String, problem: String) async throws {
+        let transport = RecordingTransport(status: 204, body: "")
+        let result = try await EndpointTools([LookUpCustomer.self], on: .stub(transport)).result(name: "look_up_customer", arguments: arguments)
+        let reason = try #require((result.error as? EndpointError)?.reason)
+        #expect(reason.hasSuffix(problem + "; " + Self.customerShape), "\(reason)")
+        #expect(!reason.contains("\n"))
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func `the expected shape of a tool with many fields is cut, and one without fields says so`() {
+        let many = JSONValue.object(["type": "object", "properties": .object((1...14).map { .init(key: "f\($0)", value: ["type": "integer"]) })])
+        #expect(ArgumentShape.line(for: many).hasSuffix(#""f12": integer, … (2 more)}; every field is optional"#))
+        #expect(ArgumentShape.line(for: ["type": "object"]) == "send one JSON object with double-quoted names, such as {}")
+        let two: JSONValue = ["type": "object", "properties": ["a": ["type": "string"], "b": ["$ref": "#/$defs/B"]], "required": ["a", "b"]]
+        #expect(ArgumentShape.line(for: two) == #"send one JSON object with double-quoted names, such as {"a": string, "b": object}; "a", "b" are required"#)
+    }
+
+    /// A JavaScript client turns 1e309 into null (`JSON.stringify(Infinity)`). A `Double`'s
+    /// schema excludes the magnitudes that round to zero with a `not`, which null matched: a
+    /// nullable `Double` refused null, and a `Double` said "must be 0 or at least 5.0e-324 in
+    /// magnitude, not null".
+    @Test func `null is a nullable Double's value, and for a Double it is named as the wrong type`() async throws {
+        let transport = RecordingTransport(status: 204, body: "")
+        let tools = EndpointTools([RecordReadings.self], on: .stub(transport))
+        let refused = try await tools.result(name: "record_readings", arguments: #"{"readings": [{"value": 1, "error": 0.5}, {"value": null}]}"#)
+        #expect((refused.error as? EndpointError)?.reason == #"the field "readings[1].value" must be a number, not null"#)
+        let tooLarge = try await tools.result(name: "record_readings", arguments: #"{"readings": [{"value": 1e309}]}"#)
+        #expect((tooLarge.error as? EndpointError)?.reason
+            == #"the field "readings[0].value" must be a number between -1.7976931348623157e+308 and 1.7976931348623157e+308, not 1e309"#)
+        #expect(transport.requests.isEmpty)
+        let accepted = try await tools.result(name: "record_readings", arguments: #"{"readings": [{"value": 2.5, "error": null}]}"#)
+        #expect(!accepted.isError, "\(accepted.text)")
+        #expect(String(decoding: try transport.request.httpBody ?? Data(), as: UTF8.self) == #"{"readings":[{"value":2.5}]}"#)
     }
 
     @Test func `valid arguments at every depth are sent as given`() async throws {
