@@ -139,12 +139,13 @@ public protocol Endpoint: Encodable, Sendable {
     static var streaming: StreamingOptions { get }
 
     /// Whether identical GET and HEAD calls of this endpoint in flight at the same time share one
-    /// request, when it differs from the server's ``Server/coalescesIdenticalRequests``. Defaults
-    /// to `nil`: the server's choice applies.
+    /// request, when it differs from the default of the server's ``RequestCoalescing`` middleware.
+    /// Defaults to `nil`: the middleware's choice applies. Without that middleware, nothing is
+    /// coalesced.
     ///
     /// ```swift
-    /// struct CurrentUser: Endpoint {
-    ///     static var coalescesIdenticalRequests: Bool? { true }
+    /// struct LiveScore: Endpoint {
+    ///     static var coalescesIdenticalRequests: Bool? { false }  // every caller asks afresh
     ///     // …
     /// }
     /// ```
@@ -169,7 +170,7 @@ extension Endpoint {
     /// The server's timeout applies.
     public static var timeout: TimeInterval? { nil }
 
-    /// The server's choice applies.
+    /// The ``RequestCoalescing`` middleware's default applies.
     public static var coalescesIdenticalRequests: Bool? { nil }
 
     /// The server's response size limit applies.

@@ -79,23 +79,18 @@ public struct Server: Sendable {
     /// stripe.arrayEncoding = .brackets
     /// ```
     public var arrayEncoding: ArrayEncoding = .repeatedKeys
-    /// Whether identical GET and HEAD requests in flight at the same time are sent once, every
-    /// caller getting the answer (each decodes its own copy). Defaults to `false`; an endpoint's
-    /// ``Endpoint/coalescesIdenticalRequests`` overrides it.
-    ///
-    /// Two requests are identical when they come from the same endpoint with the same method, URL
-    /// and headers as the middlewares leave them, credentials included, so two users never share
-    /// an answer. Other methods and streamed answers are never coalesced. Cancelling one caller
-    /// does not cancel the request while others wait for it. Progress and attempt observers see
-    /// only the shared request's first caller.
+    /// Replaced by the ``RequestCoalescing`` middleware, which you place after authorization and
+    /// before a ``Throttle``: at the end of the chain, identical GETs queued in a Throttle one by
+    /// one and never met.
     ///
     /// ```swift
-    /// var api = Server(origin: URL(string: "https://api.example.com")!)
-    /// api.coalescesIdenticalRequests = true
+    /// api.middlewares = [BearerAuthorization(token: token), RequestCoalescing(), Throttle(maximumInFlight: 4)]
     /// ```
-    public var coalescesIdenticalRequests = false
-    /// The requests in flight that identical ones may join; shared by copies of the server.
-    package let coalescer = Coalescer()
+    @available(*, unavailable, message: "add RequestCoalescing() to middlewares, after authorization and before a Throttle")
+    public var coalescesIdenticalRequests: Bool {
+        get { false }
+        set {}
+    }
 
     /// Creates a server.
     ///

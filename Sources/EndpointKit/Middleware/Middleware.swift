@@ -83,6 +83,14 @@ public struct MiddlewareContext: Sendable {
     /// if context.streamsResponse { return try await next(request, body) }  // nothing to cache
     /// ```
     public let streamsResponse: Bool
+    /// The endpoint's own choice about sharing identical GETs in flight
+    /// (``Endpoint/coalescesIdenticalRequests``): `nil` leaves it to a ``RequestCoalescing``
+    /// middleware's default.
+    ///
+    /// ```swift
+    /// if context.coalescesIdenticalRequests == false { return try await next(request, body) }
+    /// ```
+    public let coalescesIdenticalRequests: Bool?
 
     /// Creates a context; EndpointKit creates these for you, tests of middlewares may too.
     ///
@@ -97,7 +105,8 @@ public struct MiddlewareContext: Sendable {
         origin: URL,
         requiresAuthorization: Bool = true,
         isRetryable: Bool? = nil,
-        streamsResponse: Bool = false
+        streamsResponse: Bool = false,
+        coalescesIdenticalRequests: Bool? = nil
     ) {
         self.endpointName = endpointName
         self.method = method
@@ -107,6 +116,7 @@ public struct MiddlewareContext: Sendable {
         self.requiresAuthorization = requiresAuthorization
         self.isRetryable = isRetryable ?? method.isIdempotent
         self.streamsResponse = streamsResponse
+        self.coalescesIdenticalRequests = coalescesIdenticalRequests
     }
 
     /// Runs `operation` (the rest of the chain, usually `next(request, body)`) with the header `name`

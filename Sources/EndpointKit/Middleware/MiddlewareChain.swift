@@ -22,8 +22,6 @@ enum MiddlewareChain {
         let middlewares = server.middlewares
         let preparedFile = prepared.bodyFile  // kept alive until every attempt is done
         let preparedBytes = middlewares.isEmpty ? nil : prepared.request.httpBody
-        let coalescer = (E.coalescesIdenticalRequests ?? server.coalescesIdenticalRequests) && !streaming
-            && (prepared.restful.method == .get || prepared.restful.method == .head) ? server.coalescer : nil
         let send: Middleware.Next = { request, body in
             // Without middlewares, the prepared request goes as it is: RequestBuilder validated it,
             // and its body is the one prepared.
@@ -65,20 +63,8 @@ enum MiddlewareChain {
             for hook in hooks { hook.answered(response) }
             return (.data(data), response)
         }
-        // Identical GETs share one request (Server.coalescesIdenticalRequests), decided here on
-        // the request as the middlewares left it; every other call goes straight to the transport.
-        let attempt: Middleware.Next
-        if let coalescer {
-            let endpointName = EndpointError.operationName(of: E.self)
-            attempt = { request, body in
-                guard body == nil, let key = Coalescer.key(for: request, endpoint: endpointName) else { return try await send(request, body) }
-                return try await coalescer.answer(for: key) { try await send(request, nil) }
-            }
-        } else {
-            attempt = send
-        }
         return try await CallScope.$current.withValue(scope) {
-            guard !middlewares.isEmpty else { return try await attempt(prepared.request, nil) }
+            guard !middlewares.isEmpty else { return try await send(prepared.request, nil) }
             let context = MiddlewareContext(
                 endpointName: EndpointError.operationName(of: E.self),
                 method: prepared.restful.method,
@@ -87,8 +73,9 @@ enum MiddlewareChain {
                 origin: server.origin,
                 requiresAuthorization: E.requiresAuthorization,
                 isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry,
-                streamsResponse: streaming)
-            var next = attempt
+                streamsResponse: streaming,
+                coalescesIdenticalRequests: E.coalescesIdenticalRequests)
+            var next = send
             for middleware in middlewares.reversed() {
                 let inner = next
                 next = { request, body in try await middleware.intercept(request, body: body, context: context, next: inner) }

@@ -16,10 +16,10 @@ var github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: 
 github.middlewares = [
     RetryPolicy(),
     RateLimitPolicy(maximumWait: 30),                    // the server's budget, read from its answers
-    Throttle(requests: 10, per: 1, maximumInFlight: 4),  // your own pace
     BearerAuthorization(token: token),
+    RequestCoalescing(),                                 // identical GETs in flight: one request
+    Throttle(requests: 10, per: 1, maximumInFlight: 4),  // your own pace
 ]
-github.coalescesIdenticalRequests = true                 // identical GETs in flight: one request
 
 let waiting = URLSessionTransport.makeConfiguration(waitingForConnectivityUpTo: 300)
 let offlineFriendly = Server(origin: URL(string: "https://api.example.com")!, transport: URLSessionTransport(configuration: waiting))

@@ -67,43 +67,111 @@ import Testing
         typealias ReturnPayloadType = User
     }
 
-    func calls<E: Endpoint>(_ count: Int, of endpoint: E, on server: Server, transport: HeldTransport, expecting requests: Int) async throws -> [E.ReturnPayloadType] {
+    func calls<E: Endpoint>(
+        _ count: Int, of endpoint: E, on server: Server, sharing coalescing: RequestCoalescing, transport: HeldTransport, expecting requests: Int
+    ) async throws -> [E.ReturnPayloadType] {
         let tasks = (0..<count).map { _ in Task { try await endpoint.call(on: server) } }
         // Every call is either held in the transport (`requests` of them) or, when fewer requests
         // than calls are expected, waiting for the shared one.
-        try await waitUntil("the calls are held") { transport.requests + server.coalescer.waiting >= requests + (requests < count ? count : 0) }
+        try await waitUntil("the calls are held") { transport.requests + coalescing.waiting >= requests + (requests < count ? count : 0) }
         transport.open()
         var results: [E.ReturnPayloadType] = []
         for task in tasks { results.append(try await task.value) }
         return results
     }
 
-    @Test func `an endpoint opts in on a server that does not coalesce, and out on one that does`() async throws {
-        let transport = HeldTransport()
+    func server(_ transport: HeldTransport, _ middlewares: [any Middleware]) -> Server {
         var server = Server(origin: URL(string: "https://api.example.com")!, transport: transport)
-        #expect(try await calls(5, of: SharedUser(), on: server, transport: transport, expecting: 1) == Array(repeating: User(name: "ana"), count: 5))
+        server.middlewares = middlewares
+        return server
+    }
+
+    @Test func `identical GETs in flight share one request and each caller gets the payload`() async throws {
+        let transport = HeldTransport()
+        let coalescing = RequestCoalescing()
+        let users = try await calls(20, of: CurrentUser(), on: server(transport, [coalescing]), sharing: coalescing, transport: transport, expecting: 1)
+        #expect(users == Array(repeating: User(name: "ana"), count: 20))
+        #expect(transport.requests == 1)
+    }
+
+    @Test func `an endpoint opts in where coalescing is not the default, and out where it is`() async throws {
+        let transport = HeldTransport()
+        let optIn = RequestCoalescing(byDefault: false)
+        #expect(try await calls(5, of: SharedUser(), on: server(transport, [optIn]), sharing: optIn, transport: transport, expecting: 1)
+            == Array(repeating: User(name: "ana"), count: 5))
         #expect(transport.requests == 1)
 
         let second = HeldTransport()
-        server = Server(origin: URL(string: "https://api.example.com")!, transport: second)
-        server.coalescesIdenticalRequests = true
-        #expect(try await calls(5, of: UnsharedUser(), on: server, transport: second, expecting: 5).count == 5)
+        #expect(try await calls(5, of: CurrentUser(), on: server(second, [optIn]), sharing: optIn, transport: second, expecting: 5).count == 5)
         #expect(second.requests == 5)
+
+        let third = HeldTransport()
+        let everyGET = RequestCoalescing()
+        #expect(try await calls(5, of: UnsharedUser(), on: server(third, [everyGET]), sharing: everyGET, transport: third, expecting: 5).count == 5)
+        #expect(third.requests == 5)
     }
 
-    @Test func `when every caller leaves, the shared request is cancelled and the next call starts afresh`() async throws {
+    /// README's pacing setup: coalescing after authorization and before the Throttle. Before it was
+    /// a middleware, coalescing happened at the end of the chain, where the Throttle let identical
+    /// calls arrive four at a time: 13 requests for 50 calls.
+    @Test func `behind README's Throttle, fifty identical GETs take one place and send one request`() async throws {
         let transport = HeldTransport()
-        var server = Server(origin: URL(string: "https://api.example.com")!, transport: transport)
-        server.coalescesIdenticalRequests = true
-        let tasks = (0..<3).map { _ in Task { [server] in try await CurrentUser().call(on: server) } }
-        try await waitUntil("3 calls share a held request") { server.coalescer.waiting == 3 && transport.requests == 1 }
-        for task in tasks { task.cancel() }
-        for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
-        #expect(server.coalescer.waiting == 0)
+        let coalescing = RequestCoalescing()
+        let api = server(transport, [
+            RetryPolicy(),
+            RateLimitPolicy(maximumWait: 30),
+            BearerAuthorization(token: "t"),
+            coalescing,
+            Throttle(requests: 10, per: 1, maximumInFlight: 4),
+        ])
+        let users = try await calls(50, of: CurrentUser(), on: api, sharing: coalescing, transport: transport, expecting: 1)
+        #expect(users.count == 50)
+        #expect(transport.requests == 1)
+    }
+
+    @Test func `two users never share an answer: credentials are part of what must match`() async throws {
+        let transport = HeldTransport()
+        let coalescing = RequestCoalescing()
+        let alice = server(transport, [BearerAuthorization(token: "alice"), coalescing])
+        var bob = alice
+        bob.middlewares[0] = BearerAuthorization(token: "bob")
+        let tasks = [Task { [alice] in try await CurrentUser().call(on: alice) }, Task { [bob] in try await CurrentUser().call(on: bob) }]
+        try await waitUntil("both requests are held") { transport.requests == 2 }
         transport.open()
-        try await waitUntil("the shared request ends cancelled") { transport.cancelled == 1 }
+        for task in tasks { #expect(try await task.value == User(name: "ana")) }
+    }
+
+    @Test func `when every caller leaves, the request is cancelled and the next call starts afresh`() async throws {
+        let transport = HeldTransport()
+        let coalescing = RequestCoalescing()
+        let server = server(transport, [coalescing])
+        let tasks = (0..<3).map { _ in Task { [server] in try await CurrentUser().call(on: server) } }
+        try await waitUntil("3 calls share a held request") { coalescing.waiting == 3 && transport.requests == 1 }
+        for task in tasks { task.cancel() }
+        transport.open()  // the held request sees its cancellation
+        for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
+        #expect(coalescing.waiting == 0)
+        #expect(transport.cancelled == 1)
         #expect(try await CurrentUser().call(on: server) == User(name: "ana"))
         #expect(transport.requests == 2)
+    }
+
+    /// The first caller sends from its own task, so cancelling it cancels its request; the
+    /// callers still waiting must not fail with it.
+    @Test func `when the caller that sent leaves, one of the others sends again for the rest`() async throws {
+        let transport = HeldTransport()
+        let coalescing = RequestCoalescing()
+        let server = server(transport, [coalescing])
+        let first = Task { [server] in try await CurrentUser().call(on: server) }
+        try await waitUntil("the first call's request is held") { transport.requests == 1 }
+        let others = (0..<4).map { _ in Task { [server] in try await CurrentUser().call(on: server) } }
+        try await waitUntil("4 calls wait for it") { coalescing.waiting == 5 }
+        first.cancel()
+        transport.open()
+        await #expect(throws: CancellationError.self) { try await first.value }
+        for task in others { #expect(try await task.value == User(name: "ana")) }
+        #expect(transport.requests == 2)
+        #expect(transport.cancelled == 1)
     }
 }
 

@@ -3,22 +3,21 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends identical GET and HEAD requests that are in flight at the same time once (see
-/// ``Server/coalescesIdenticalRequests``): the first call's request is shared, and every caller
-/// gets its answer. Cancelling one caller leaves the others waiting for the shared request; it
-/// is cancelled only when every caller has gone.
+/// The calls in flight of a ``RequestCoalescing`` middleware, by key: the first call sends its
+/// request, and every identical call that arrives while it is in flight waits for its answer.
 ///
-/// It works on the request as the middlewares left it, credentials included, just before the
-/// transport: that is where two requests are known to be the same.
-package final class Coalescer: Sendable {
-    package typealias Answer = (MessageBody, HTTPURLResponse)
+/// The first call sends from its own task (a middleware's `next` cannot outlive the call), so
+/// cancelling it cancels its request. If others still wait, the call is handed on: one of them
+/// sends it again and the rest wait for that one. A waiting caller that is cancelled simply leaves.
+final class Coalescer: Sendable {
+    typealias Answer = (MessageBody, HTTPURLResponse)
 
     private let flights = Locked<[String: Flight]>([:])
 
-    package init() {}
+    init() {}
 
-    /// How many calls share requests in flight now (for tests).
-    package var waiting: Int { flights.withLock { $0.values.reduce(0) { $0 + $1.members } } }
+    /// How many calls share requests in flight now, senders included (for tests).
+    var waiting: Int { flights.withLock { $0.values.reduce(0) { $0 + $1.members } } }
 
     /// What makes two requests the same: endpoint, method, URL and every header, sorted.
     static func key(for request: URLRequest, endpoint: String) -> String? {
@@ -27,41 +26,41 @@ package final class Coalescer: Sendable {
         return ([endpoint, request.httpMethod ?? "GET", url.absoluteString] + headers).joined(separator: "\n")
     }
 
-    /// The answer to the request in flight under `key`, or to `send()`, made for every caller that
-    /// joins it until it ends.
-    func answer(for key: String, send: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
-        let (flight, member, isNew) = flights.withLock { flights -> (Flight, UInt64, Bool) in
-            if let flight = flights[key] { return (flight, flight.join(), false) }
-            let flight = Flight()
-            flights[key] = flight
-            return (flight, flight.join(), true)
-        }
-        if isNew {
-            // A task of its own, so that cancelling the first caller does not cancel the others.
-            // It inherits the first caller's task-local values: its limits and observers.
-            flight.start(Task { [flights] in
+    /// The answer to the request in flight under `key`, or to `send()`, shared with every caller
+    /// that joins while it is in flight.
+    func answer(for key: String, send: () async throws -> Answer) async throws -> Answer {
+        while true {
+            let (flight, member) = flights.withLock { flights -> (Flight, UInt64?) in
+                if let flight = flights[key] { return (flight, flight.join()) }
+                let flight = Flight()
+                flights[key] = flight
+                return (flight, nil)
+            }
+            guard let member else {
                 let result: Result<Answer, any Error>
                 do { result = .success(try await send()) } catch { result = .failure(error) }
                 flights.withLock { if $0[key] === flight { $0[key] = nil } }
-                flight.finish(result)
-            })
-        }
-        return try await flight.wait(member) { [flights] in
-            flights.withLock { if $0[key] === flight { $0[key] = nil } }  // everyone left: the next call starts afresh
+                // A sender cancelled while others wait hands the call on rather than fail them.
+                let handedOn = Task.isCancelled && (try? result.get()) == nil
+                flight.finish(handedOn ? nil : result)
+                return try result.get()
+            }
+            if let answer = try await flight.wait(member) { return answer }
         }
     }
 }
 
 extension Coalescer {
-    /// One shared request and its callers.
+    /// One request in flight, its sender and the callers waiting for it.
     final class Flight: Sendable {
         private struct State {
-            var task: Task<Void, Never>?
-            var result: Result<Answer, any Error>?
-            var waiters: [UInt64: CheckedContinuation<Answer, any Error>] = [:]
+            /// The shared outcome once it is there: an answer or an error, or `nil` when the
+            /// sender was cancelled and the call is handed on.
+            var outcome: Result<Answer, any Error>??
+            var waiters: [UInt64: CheckedContinuation<Answer?, any Error>] = [:]
             /// Members cancelled before they started waiting.
             var left: Set<UInt64> = []
-            var members = 0
+            var members = 1  // the sender
             var lastMember: UInt64 = 0
         }
 
@@ -77,29 +76,26 @@ extension Coalescer {
             }
         }
 
-        func start(_ task: Task<Void, Never>) {
-            let abandoned = state.withLock { state -> Bool in
-                state.task = task
-                return state.members == 0 && state.result == nil
-            }
-            if abandoned { task.cancel() }
-        }
-
-        func finish(_ result: Result<Answer, any Error>) {
-            let waiters = state.withLock { state -> [CheckedContinuation<Answer, any Error>] in
-                state.result = result
+        /// Ends the flight with `result`, or with none (`nil`): each waiting member tries again.
+        func finish(_ result: Result<Answer, any Error>?) {
+            let waiters = state.withLock { state -> [CheckedContinuation<Answer?, any Error>] in
+                state.outcome = .some(result)
+                state.members = 0
                 defer { state.waiters = [:] }
                 return Array(state.waiters.values)
             }
-            for waiter in waiters { waiter.resume(with: result) }
+            for waiter in waiters {
+                if let result { waiter.resume(with: result.map { Optional($0) }) } else { waiter.resume(returning: nil) }
+            }
         }
 
-        /// The shared answer, for `member`; `emptied` runs when the last member leaves before it.
-        func wait(_ member: UInt64, emptied: @escaping @Sendable () -> Void) async throws -> Answer {
+        /// The shared answer for `member`, or `nil` when it is handed on and the member must try
+        /// again; `CancellationError` when the member is cancelled first.
+        func wait(_ member: UInt64) async throws -> Answer? {
             try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
-                    let ready = state.withLock { state -> Result<Answer, any Error>? in
-                        if let result = state.result { return result }
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer?, any Error>) in
+                    let ready = state.withLock { state -> Result<Answer?, any Error>? in
+                        if let outcome = state.outcome { return outcome.map { $0.map { Optional($0) } } ?? .success(nil) }
                         if state.left.remove(member) != nil { return .failure(CancellationError()) }
                         state.waiters[member] = continuation
                         return nil
@@ -107,18 +103,14 @@ extension Coalescer {
                     if let ready { continuation.resume(with: ready) }
                 }
             } onCancel: {
-                let (waiter, task, emptiedNow) = state.withLock { state -> (CheckedContinuation<Answer, any Error>?, Task<Void, Never>?, Bool) in
-                    guard state.result == nil else { return (nil, nil, false) }  // the answer is there: take it
+                let waiter = state.withLock { state -> CheckedContinuation<Answer?, any Error>? in
+                    guard state.outcome == nil else { return nil }  // the outcome is there: take it
                     let waiter = state.waiters.removeValue(forKey: member)
                     if waiter == nil { state.left.insert(member) }
                     state.members -= 1
-                    return (waiter, state.members == 0 ? state.task : nil, state.members == 0)
+                    return waiter
                 }
                 waiter?.resume(throwing: CancellationError())
-                if emptiedNow {
-                    emptied()
-                    task?.cancel()
-                }
             }
         }
     }
