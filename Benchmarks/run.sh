@@ -27,14 +27,25 @@ tmp=$(mktemp -d)
 results="$tmp/results"
 mkdir -p "$results"
 
+# CI builds every side package in one scratch folder, so that what they share (the server's
+# Hummingbird and SwiftNIO, with the example's) is built once.
+side=(); [ -n "${ENDPOINTKIT_SIDE_BUILD:-}" ] && side=(--scratch-path "$ENDPOINTKIT_SIDE_BUILD")
+bin() { swift build "${side[@]}" -c "$1" --show-bin-path; }
+
 echo "== Building (the server in $server_configuration, the rest in release)"
-swift build -c "$server_configuration" --product BenchServer
-swift build -c release --product InstructionCount
-swift build -c release --product StreamingBench
+swift build "${side[@]}" -c "$server_configuration" --product BenchServer
+swift build "${side[@]}" -c release --product InstructionCount
+swift build "${side[@]}" -c release --product StreamingBench
 # MCPLatency is no harness binary: the smoke pass builds it in debug with the server, which spares
 # a release build of the Contract, Tools and MCP modules.
 mcp_configuration=release; [ -n "${BENCH_SMOKE:-}" ] && mcp_configuration=debug
-swift build -c "$mcp_configuration" --product MCPLatency
+swift build "${side[@]}" -c "$mcp_configuration" --product MCPLatency
+# The harness's targets and tool, built here on every core: the harness itself runs on one core
+# (below), and builds what is missing there.
+swift build "${side[@]}" -c release --product ClientOverhead
+swift build "${side[@]}" -c release --product EndToEnd
+swift build "${side[@]}" -c release --product BenchmarkTool
+server_bin=$(bin "$server_configuration"); release_bin=$(bin release); mcp_bin=$(bin "$mcp_configuration")
 
 # With two or more cores, the server runs on core 0 and the benchmarks on core 1, so that they do not
 # compete for a core (without this, identical contenders differed by up to 6% end to end).
@@ -45,7 +56,7 @@ fi
 
 echo "== Starting the loopback server"
 mkfifo "$tmp/server-stdin"
-"${server_cpu[@]}" ".build/$server_configuration/BenchServer" < "$tmp/server-stdin" > "$tmp/server.out" &
+"${server_cpu[@]}" "$server_bin/BenchServer" < "$tmp/server-stdin" > "$tmp/server.out" &
 server=$!
 exec 3>"$tmp/server-stdin"   # the server runs while this stays open
 trap 'exec 3>&-; wait "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT
@@ -59,11 +70,11 @@ export BENCH_ORIGIN="http://127.0.0.1:$port"
 echo "listening on $BENCH_ORIGIN"
 
 echo "== Running the benchmarks"
-"${client_cpu[@]}" swift package --allow-writing-to-package-directory benchmark \
+"${client_cpu[@]}" swift package "${side[@]}" --allow-writing-to-package-directory benchmark \
     --format histogramPercentiles --path "$results" --no-progress --quiet
 
 echo "== MCP: what a tools/call adds to the same call made directly (paired, median of 200 rounds)"
-"${client_cpu[@]}" ".build/$mcp_configuration/MCPLatency" "$BENCH_ORIGIN" $([ -n "${BENCH_SMOKE:-}" ] && echo --smoke) > "$results/mcp.tsv"
+"${client_cpu[@]}" "$mcp_bin/MCPLatency" "$BENCH_ORIGIN" $([ -n "${BENCH_SMOKE:-}" ] && echo --smoke) > "$results/mcp.tsv"
 
 echo "== Counting instructions per call, in memory and over loopback (valgrind callgrind)"
 : > "$results/instructions.tsv"
@@ -77,7 +88,7 @@ for contender in "${contenders[@]}"; do
         count() {
             SWIFT_DETERMINISTIC_HASHING=1 "${client_cpu[@]}" "${no_aslr[@]}" \
                 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-                .build/release/InstructionCount "$contender" "$operation" "$1" 2>&1 | awk '/Collected/ {print $4}'
+                "$release_bin/InstructionCount" "$contender" "$operation" "$1" 2>&1 | awk '/Collected/ {print $4}'
         }
         a=$(count "$few"); b=$(count "$many")
         printf '%s\t%s\t%s\n' "$contender" "$operation" $(( (b - a) / (many - few) )) >> "$results/instructions.tsv"
@@ -134,7 +145,7 @@ done
 curl -s -o /dev/null -r 0-0 "http://127.0.0.1:$nginx_port/big.bin" || { echo "nginx did not start"; cat "$tmp/nginx/logs/error.log"; exit 1; }
 export BENCH_NGINX_ORIGIN="http://127.0.0.1:$nginx_port"
 
-"${client_cpu[@]}" .build/release/StreamingBench "http://127.0.0.1:$stream_port" "${smoke_flag[@]}" > "$results/streaming.tsv"
+"${client_cpu[@]}" "$release_bin/StreamingBench" "http://127.0.0.1:$stream_port" "${smoke_flag[@]}" > "$results/streaming.tsv"
 exec 4>&-
 kill "$nginx_pid" 2>/dev/null || true
 

@@ -4,14 +4,17 @@
 # use) and the Swift SDK (SwiftClient/, a side package).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# CI builds every side package in one scratch folder, so that what they share is built once.
+side=(); [ -n "${ENDPOINTKIT_SIDE_BUILD:-}" ] && side=(--scratch-path "$ENDPOINTKIT_SIDE_BUILD")
 venv="$here/../.build/mcp-python"
 if ! "$venv/bin/python" -c "import mcp" 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "mcp==2.3.0"
 fi
-swift build --package-path "$here/.." --product Demo >/dev/null
-"$venv/bin/python" "$here/check.py" "$here/../.build/debug/Demo"
+swift build --package-path "$here/.." "${side[@]}" --product Demo >/dev/null
+demo="$(swift build --package-path "$here/.." "${side[@]}" --show-bin-path)/Demo"
+"$venv/bin/python" "$here/check.py" "$demo"
 
 # The second, independent client: the official MCP Swift SDK, in a side package of its own.
-swift build --package-path "$here/SwiftClient" --product mcp-swift-check >/dev/null
-"$here/SwiftClient/.build/debug/mcp-swift-check" "$here/../.build/debug/Demo"
+swift build --package-path "$here/SwiftClient" "${side[@]}" --product mcp-swift-check >/dev/null
+"$(swift build --package-path "$here/SwiftClient" "${side[@]}" --show-bin-path)/mcp-swift-check" "$demo"
