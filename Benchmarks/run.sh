@@ -27,14 +27,16 @@ tmp=$(mktemp -d)
 results="$tmp/results"
 mkdir -p "$results"
 
-# CI builds every side package in one scratch folder, so that what they share (the server's
-# Hummingbird and SwiftNIO, with the example's) is built once.
-side=(); [ -n "${ENDPOINTKIT_SIDE_BUILD:-}" ] && side=(--scratch-path "$ENDPOINTKIT_SIDE_BUILD")
+# CI builds the example and the benchmarks in one scratch folder, so that the server's Hummingbird and
+# SwiftNIO are built once; the first build there plans afresh, as the example's plan may be there
+# (see .ci/run).
+side=(); fresh=()
+[ -n "${ENDPOINTKIT_SIDE_BUILD:-}" ] && side=(--scratch-path "$ENDPOINTKIT_SIDE_BUILD") && fresh=(--disable-build-manifest-caching)
 bin() { swift build "${side[@]}" -c "$1" --show-bin-path; }
 
 echo "== Building (the server in $server_configuration, the rest in release)"
-swift build "${side[@]}" -c "$server_configuration" --product BenchServer
-swift build "${side[@]}" -c release --product InstructionCount
+swift build "${side[@]}" "${fresh[@]}" -c "$server_configuration" --product BenchServer
+swift build "${side[@]}" "${fresh[@]}" -c release --product InstructionCount
 swift build "${side[@]}" -c release --product StreamingBench
 # MCPLatency is no harness binary: the smoke pass builds it in debug with the server, which spares
 # a release build of the Contract, Tools and MCP modules.

@@ -4,7 +4,7 @@
 # use) and the Swift SDK (SwiftClient/, a side package).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# CI builds every side package in one scratch folder, so that what they share is built once.
+# CI builds the example and the benchmarks in one scratch folder (see .ci/run).
 side=(); [ -n "${ENDPOINTKIT_SIDE_BUILD:-}" ] && side=(--scratch-path "$ENDPOINTKIT_SIDE_BUILD")
 venv="$here/../.build/mcp-python"
 if ! "$venv/bin/python" -c "import mcp" 2>/dev/null; then
@@ -16,5 +16,5 @@ demo="$(swift build --package-path "$here/.." "${side[@]}" --show-bin-path)/Demo
 "$venv/bin/python" "$here/check.py" "$demo"
 
 # The second, independent client: the official MCP Swift SDK, in a side package of its own.
-swift build --package-path "$here/SwiftClient" "${side[@]}" --product mcp-swift-check >/dev/null
-"$(swift build --package-path "$here/SwiftClient" "${side[@]}" --show-bin-path)/mcp-swift-check" "$demo"
+swift build --package-path "$here/SwiftClient" --product mcp-swift-check >/dev/null
+"$here/SwiftClient/.build/debug/mcp-swift-check" "$demo"
