@@ -3,23 +3,24 @@
 # measured in this run.
 #
 #   Benchmarks/run.sh            the full run (about 10 minutes on 2 cores)
-#   Benchmarks/run.sh --smoke    a few iterations of each, with a debug-built server (CI): it
+#   Benchmarks/run.sh --smoke    a few iterations of each, built in debug but for the harness's (CI): it
 #                                proves that everything still builds and runs; its figures mean nothing
 set -euo pipefail
 cd "$(dirname "$0")"
 
 calls=2000
 few=10; many=60   # calls per callgrind run; instructions per call = difference / (many - few)
-server_configuration=release
+configuration=release
 if [ "${1:-}" = "--smoke" ]; then
     export BENCH_SMOKE=1
     calls=50
     few=1; many=3
-    # A release build of the server's dependencies (Hummingbird, SwiftNIO) takes over ten minutes
-    # on two cores; a debug server is enough to show that everything still builds and runs. The
-    # benchmarks themselves stay in release (two minutes from clean): the harness preloads its
-    # release-built malloc interposer, which crashes a debug benchmark binary.
-    server_configuration=debug
+    # In debug, but for the harness's targets: the smoke pass shows that everything still builds
+    # and runs, and its figures mean nothing. A release build of the server's dependencies
+    # (Hummingbird, SwiftNIO) takes over ten minutes on two cores; in debug they are shared with the
+    # example's build. The harness's targets stay in release: built in debug, they crash at start
+    # (SIGSEGV, with benchmark 1.38.1 and Swift 6.3).
+    configuration=debug
 fi
 export BENCH_CALLS=$calls
 
@@ -34,20 +35,17 @@ side=(); fresh=()
 [ -n "${ENDPOINTKIT_SIDE_BUILD:-}" ] && side=(--scratch-path "$ENDPOINTKIT_SIDE_BUILD") && fresh=(--disable-build-manifest-caching)
 bin() { swift build "${side[@]}" -c "$1" --show-bin-path; }
 
-echo "== Building (the server in $server_configuration, the rest in release)"
-swift build "${side[@]}" "${fresh[@]}" -c "$server_configuration" --product BenchServer
-swift build "${side[@]}" "${fresh[@]}" -c release --product InstructionCount
-swift build "${side[@]}" -c release --product StreamingBench
-# MCPLatency is no harness binary: the smoke pass builds it in debug with the server, which spares
-# a release build of the Contract, Tools and MCP modules.
-mcp_configuration=release; [ -n "${BENCH_SMOKE:-}" ] && mcp_configuration=debug
-swift build "${side[@]}" -c "$mcp_configuration" --product MCPLatency
-# The harness's targets and tool, built here on every core: the harness itself runs on one core
-# (below), and builds what is missing there.
-swift build "${side[@]}" -c release --product ClientOverhead
+echo "== Building (in $configuration, the harness's targets in release)"
+swift build "${side[@]}" "${fresh[@]}" -c "$configuration" --product BenchServer
+for product in InstructionCount StreamingBench MCPLatency; do
+    swift build "${side[@]}" -c "$configuration" --product "$product"
+done
+# The harness's targets (in release) and its tool (which it builds in debug) are built here on
+# every core: the harness itself runs on one core (below).
+swift build "${side[@]}" "${fresh[@]}" -c release --product ClientOverhead
 swift build "${side[@]}" -c release --product EndToEnd
-swift build "${side[@]}" -c release --product BenchmarkTool
-server_bin=$(bin "$server_configuration"); release_bin=$(bin release); mcp_bin=$(bin "$mcp_configuration")
+swift build "${side[@]}" --product BenchmarkTool
+bin=$(bin "$configuration")
 
 # With two or more cores, the server runs on core 0 and the benchmarks on core 1, so that they do not
 # compete for a core (without this, identical contenders differed by up to 6% end to end).
@@ -58,7 +56,7 @@ fi
 
 echo "== Starting the loopback server"
 mkfifo "$tmp/server-stdin"
-"${server_cpu[@]}" "$server_bin/BenchServer" < "$tmp/server-stdin" > "$tmp/server.out" &
+"${server_cpu[@]}" "$bin/BenchServer" < "$tmp/server-stdin" > "$tmp/server.out" &
 server=$!
 exec 3>"$tmp/server-stdin"   # the server runs while this stays open
 trap 'exec 3>&-; wait "$server" 2>/dev/null || true; rm -rf "$tmp"' EXIT
@@ -76,7 +74,7 @@ echo "== Running the benchmarks"
     --format histogramPercentiles --path "$results" --no-progress --quiet
 
 echo "== MCP: what a tools/call adds to the same call made directly (paired, median of 200 rounds)"
-"${client_cpu[@]}" "$mcp_bin/MCPLatency" "$BENCH_ORIGIN" $([ -n "${BENCH_SMOKE:-}" ] && echo --smoke) > "$results/mcp.tsv"
+"${client_cpu[@]}" "$bin/MCPLatency" "$BENCH_ORIGIN" $([ -n "${BENCH_SMOKE:-}" ] && echo --smoke) > "$results/mcp.tsv"
 
 echo "== Counting instructions per call, in memory and over loopback (valgrind callgrind)"
 : > "$results/instructions.tsv"
@@ -90,7 +88,7 @@ for contender in "${contenders[@]}"; do
         count() {
             SWIFT_DETERMINISTIC_HASHING=1 "${client_cpu[@]}" "${no_aslr[@]}" \
                 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-                "$release_bin/InstructionCount" "$contender" "$operation" "$1" 2>&1 | awk '/Collected/ {print $4}'
+                "$bin/InstructionCount" "$contender" "$operation" "$1" 2>&1 | awk '/Collected/ {print $4}'
         }
         a=$(count "$few"); b=$(count "$many")
         printf '%s\t%s\t%s\n' "$contender" "$operation" $(( (b - a) / (many - few) )) >> "$results/instructions.tsv"
@@ -147,7 +145,7 @@ done
 curl -s -o /dev/null -r 0-0 "http://127.0.0.1:$nginx_port/big.bin" || { echo "nginx did not start"; cat "$tmp/nginx/logs/error.log"; exit 1; }
 export BENCH_NGINX_ORIGIN="http://127.0.0.1:$nginx_port"
 
-"${client_cpu[@]}" "$release_bin/StreamingBench" "http://127.0.0.1:$stream_port" "${smoke_flag[@]}" > "$results/streaming.tsv"
+"${client_cpu[@]}" "$bin/StreamingBench" "http://127.0.0.1:$stream_port" "${smoke_flag[@]}" > "$results/streaming.tsv"
 exec 4>&-
 kill "$nginx_pid" 2>/dev/null || true
 
