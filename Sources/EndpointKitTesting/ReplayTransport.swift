@@ -105,52 +105,37 @@ public final class ReplayTransport: HTTPTransport {
 
     // MARK: - HTTPTransport
 
-    /// Records or replays the exchange of `request`, a call of `endpoint`; the endpoint's type
-    /// name is written in the recording.
+    /// Records or replays the exchange of `request`, a call of the context's endpoint; the
+    /// endpoint's type name is written in the recording. A streamed answer is recorded (and
+    /// replayed) whole.
     ///
     /// ```swift
-    /// let (body, response) = try await transport.send(request, bodyFile: nil, for: Me())
+    /// let (body, response) = try await transport.send(request, body: nil, context: TransportContext(endpoint: Me()))
     /// ```
     ///
     /// - Throws: `EndpointError/Kind/notStubbed` when replaying a request that has no recording;
     ///   whatever the wrapped transport throws when recording.
-    public func send<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (Data, HTTPURLResponse) {
-        try await exchange(request, bodyFile: bodyFile, endpoint: String(describing: E.self)) { transport in
-            try await transport.send(request, bodyFile: bodyFile, for: endpoint)
+    public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        var sent = body
+        let bytes: Data
+        switch body {
+        case .data(let data)?: bytes = data
+        case .stream(let stream)? where stream.fileURL != nil: bytes = try Data(contentsOf: stream.fileURL!, options: .alwaysMapped)
+        case .stream(let stream)?:
+            bytes = try await stream.collect(upTo: .max)  // read once: what is sent is what is recorded
+            sent = .data(bytes)
+        case nil: bytes = Data()
         }
-    }
-
-    /// Records or replays the exchange of `request`.
-    ///
-    /// ```swift
-    /// let (body, response) = try await transport.send(request)
-    /// ```
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await exchange(request, bodyFile: nil, endpoint: nil) { try await $0.send(request) }
-    }
-
-    /// Records or replays the exchange of `request`, whose body is the contents of `file`.
-    ///
-    /// ```swift
-    /// let (body, response) = try await transport.upload(request, fromFile: bodyFile)
-    /// ```
-    public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
-        try await exchange(request, bodyFile: file, endpoint: nil) { try await $0.upload(request, fromFile: file) }
-    }
-
-    private func exchange(
-        _ request: URLRequest, bodyFile: URL?, endpoint: String?,
-        send: (any HTTPTransport) async throws -> (Data, HTTPURLResponse)
-    ) async throws -> (Data, HTTPURLResponse) {
-        let body = try bodyFile.map { try Data(contentsOf: $0, options: .alwaysMapped) } ?? request.httpBody ?? Data()
         guard let transport = mode.recordedTransport else {
-            return try replay(request, body: body)
+            let (answer, response) = try replay(request, body: bytes)
+            return (.data(answer), response)
         }
-        let (responseBody, response) = try await send(transport)
+        let (answer, response) = try await transport.send(request, body: sent, context: context)
+        let responseBody = try await answer.collect(upTo: context.maximumResponseSize ?? .max)
         try record(RecordedExchange(
-            endpoint: endpoint, request: request, body: body, response: response,
+            endpoint: String(describing: type(of: context.endpoint)), request: request, body: bytes, response: response,
             responseBody: responseBody, redaction: redaction), request: request)
-        return (responseBody, response)
+        return (.data(responseBody), response)
     }
 
     // MARK: - Recording

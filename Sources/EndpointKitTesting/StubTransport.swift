@@ -32,8 +32,8 @@ import FoundationNetworking
 ///   (`Server/withDefault(_:isolation:operation:)` scopes a server to a task), and tests running
 ///   in parallel never see each other's stubs or calls.
 ///
-/// `StubTransport` answers calls of endpoints (it implements `HTTPTransport/send(_:bodyFile:for:)`):
-/// a bare `URLRequest` sent with ``send(_:)`` fails with `EndpointError/Kind/notStubbed`.
+/// It answers by the endpoint each call's `TransportContext` carries, so a transport that wraps a
+/// `StubTransport` passes the context on as it is.
 public final class StubTransport: HTTPTransport {
     private let state = Locked(State())
 
@@ -141,12 +141,8 @@ public final class StubTransport: HTTPTransport {
     // MARK: - HTTPTransport
 
     /// Records the call and finds its stub's next answer.
-    private func answer<E: Endpoint>(to request: URLRequest, bodyFile: URL?, for endpoint: E) throws -> (StubAnswer<E>, URLRequest) {
-        var request = request
-        if let bodyFile {
-            request.httpBody = try Data(contentsOf: bodyFile, options: .alwaysMapped)
-        }
-        let (answer, stubbed) = state.withLock { [request] state -> (StubAnswer<E>?, [String]) in
+    private func answer<E: Endpoint>(to request: URLRequest, for endpoint: E) throws -> StubAnswer<E> {
+        let (answer, stubbed) = state.withLock { state -> (StubAnswer<E>?, [String]) in
             state.calls.append(RecordedCall(endpoint: endpoint, request: request))
             let key = ObjectIdentifier(E.self)
             guard var stub = state.stubs[key] else { return (nil, state.stubs.values.map(\.name)) }
@@ -164,47 +160,34 @@ public final class StubTransport: HTTPTransport {
                     + ". Add one with stubs.on(\(E.self).self, …)",
                 request: request)
         }
-        return (answer, request)
+        return answer
     }
 
-    /// Answers the call of `endpoint` from its stub, after recording it.
+    /// Answers the call of the context's endpoint from its stub, after recording it (with its body
+    /// as `httpBody`). A call that streams gets a ``StubAnswer/chunks(_:interval:status:headers:)``
+    /// or ``StubAnswer/events(_:interval:status:headers:)`` answer chunk by chunk, with its pauses;
+    /// any other answer comes whole.
     ///
     /// ```swift
-    /// let (body, response) = try await stubs.send(request, bodyFile: nil, for: Me())
+    /// let (body, response) = try await stubs.send(request, body: nil, context: TransportContext(endpoint: Me()))
     /// ```
     ///
-    /// - Throws: `EndpointError/Kind/notStubbed` when `E` has no stub; the stub's failure, if it
-    ///   is one.
-    public func send<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (Data, HTTPURLResponse) {
-        let (answer, request) = try answer(to: request, bodyFile: bodyFile, for: endpoint)
-        return try await answer.respond(to: request, for: endpoint)
+    /// - Throws: `EndpointError/Kind/notStubbed` when the endpoint has no stub; the stub's
+    ///   failure, if it is one.
+    public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        var request = request
+        if let body { request.httpBody = try await body.collect(upTo: .max) }
+        return try await reply(to: request, for: context.endpoint, streams: context.streamsResponse)
     }
 
-    /// Answers with the endpoint's next stub, streaming a ``StubAnswer/chunks(_:interval:status:headers:)``
-    /// or ``StubAnswer/events(_:interval:status:headers:)`` answer chunk by chunk with its
-    /// pauses; any other answer streams as one chunk.
-    ///
-    /// ```swift
-    /// stubs.on(ChatCompletion.self, .events([ServerSentEvent(data: #"{"text":"Hi"}"#)], interval: 0.05))
-    /// ```
-    public func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
-        let (answer, request) = try answer(to: request, bodyFile: bodyFile, for: endpoint)
-        return try await answer.stream(to: request, for: endpoint)
-    }
-
-    /// Fails: a stub answers calls of endpoints, and a bare request names none.
-    ///
-    /// ```swift
-    /// await #expect(throws: EndpointError.self) { try await stubs.send(request) }
-    /// ```
-    ///
-    /// - Throws: `EndpointError/Kind/notStubbed`, always.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        state.withLock { $0.calls.append(RecordedCall(endpoint: nil, request: request)) }
-        throw EndpointError(
-            kind: .notStubbed, endpoint: ResponseDecoder.label(for: request),
-            reason: "StubTransport answers calls of endpoints, but this request was sent without one (through send(_:)); a transport that wraps a StubTransport must forward send(_:bodyFile:for:)",
-            request: request)
+    private func reply<E: Endpoint>(to request: URLRequest, for endpoint: E, streams: Bool) async throws -> (MessageBody, HTTPURLResponse) {
+        let answer = try answer(to: request, for: endpoint)
+        if streams {
+            let (stream, response) = try await answer.stream(to: request, for: endpoint)
+            return (.stream(stream), response)
+        }
+        let (bytes, response) = try await answer.respond(to: request, for: endpoint)
+        return (.data(bytes), response)
     }
 }
 

@@ -34,7 +34,7 @@ final class ToolSecrets: Sendable {
         var found: [String] = []
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             let lowercased = name.lowercased()
-            guard Redirect.credentialHeaders.contains(lowercased) || scope.credentialHeaders.contains(lowercased) else { continue }
+            guard scope.credentials.containsHeader(lowercased) else { continue }
             found.append(value)
             if lowercased == "cookie" {
                 for pair in value.split(separator: ";") {
@@ -54,9 +54,9 @@ final class ToolSecrets: Sendable {
                 }
             }
         }
-        if !scope.credentialQueryNames.isEmpty, let url = request.url,
+        if !scope.credentials.queryParameters.isEmpty, let url = request.url,
            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems {
-            for item in items where scope.credentialQueryNames.contains(item.name) {
+            for item in items where scope.credentials.queryParameters.contains(item.name) {
                 if let value = item.value { found.append(value) }
             }
         }

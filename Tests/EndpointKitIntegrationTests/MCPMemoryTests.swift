@@ -31,9 +31,9 @@ private struct WalletBalance: Endpoint, Decodable {
     /// Answers every request with the same JSON and keeps nothing (`StubTransport` records every
     /// call, which is what it is for, and would be measured too).
     struct Canned: HTTPTransport {
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
             let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
-            return (Data(#"{"user_id":7,"balance":200,"history":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]}"#.utf8), response)
+            return (.data(Data(#"{"user_id":7,"balance":200,"history":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]}"#.utf8)), response)
         }
     }
 

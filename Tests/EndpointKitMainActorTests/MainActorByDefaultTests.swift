@@ -47,11 +47,11 @@ nonisolated final class CannedTransport: HTTPTransport {
         lastBody = body
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        record(request.httpBody)
+    func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        record(try await body?.collect(upTo: 1 << 20))
         let response = HTTPURLResponse(
             url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
-        return (Data(#"{"balance":42}"#.utf8), response)
+        return (.data(Data(#"{"balance":42}"#.utf8)), response)
     }
 }
 

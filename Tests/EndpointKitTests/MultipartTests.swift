@@ -197,13 +197,11 @@ final class FileCheckingTransport: HTTPTransport {
     let files = Locked<[URL]>([])
     let existedDuringUpload = Locked<Bool?>(nil)
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        (Data(), HTTPURLResponse(url: request.url!, statusCode: 204, httpVersion: nil, headerFields: [:])!)
-    }
-
-    func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
-        files.withLock { $0.append(file) }
-        existedDuringUpload.value = FileManager.default.fileExists(atPath: file.path)
-        return try await send(request)
+    func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        if case .stream(let stream) = body, let file = stream.fileURL {
+            files.withLock { $0.append(file) }
+            existedDuringUpload.value = FileManager.default.fileExists(atPath: file.path)
+        }
+        return (.data(Data()), HTTPURLResponse(url: request.url!, statusCode: 204, httpVersion: nil, headerFields: [:])!)
     }
 }

@@ -57,7 +57,7 @@ import Testing
         #expect(try await call(Item?.self, contentType: "application/json", body: Data("null".utf8)) == nil)
     }
 
-    struct BytesTransport: HTTPTransport {
+    struct BytesTransport: WholeRequestTransport {
         let status: Int
         let contentType: String?
         let body: Data

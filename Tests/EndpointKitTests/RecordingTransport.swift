@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// An in-memory transport: records every request and answers each with the same canned response.
-final class RecordingTransport: HTTPTransport, Sendable {
+final class RecordingTransport: WholeRequestTransport, Sendable {
     let status: Int
     let headers: [String: String]
     let body: Data
@@ -41,7 +41,7 @@ final class RecordingTransport: HTTPTransport, Sendable {
 }
 
 /// A transport that always throws `error`.
-struct FailingTransport: HTTPTransport {
+struct FailingTransport: WholeRequestTransport {
     let error: any Error
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw error }
 }
@@ -70,7 +70,7 @@ extension URLRequest {
 }
 
 /// A transport that answers each request with what `answer` returns, and records the requests.
-final class ClosureTransport: HTTPTransport, Sendable {
+final class ClosureTransport: WholeRequestTransport, Sendable {
     private let answer: @Sendable (URLRequest) throws -> (status: Int, headers: [String: String], body: String)
     private let recorded = Locked<[URLRequest]>([])
 
@@ -94,5 +94,20 @@ extension URLRequest {
     /// The query item `name`'s value, percent-decoded.
     func query(_ name: String) -> String? {
         url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value }
+    }
+}
+
+/// A test transport that answers whole requests, with the body in `httpBody` (a body on disk or a
+/// stream read into it): most tests look at the request as one value.
+protocol WholeRequestTransport: HTTPTransport {
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}
+
+extension WholeRequestTransport {
+    func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        var request = request
+        if let body { request.httpBody = try await body.collect(upTo: .max) }
+        let (data, response) = try await send(request)
+        return (.data(data), response)
     }
 }

@@ -11,7 +11,7 @@ import Testing
 /// The redirect rules, one answer at a time.
 @Suite struct RedirectPolicyTests {
     func decide(from url: String, status: Int = 302, location: String, method: String = "GET", body: Data? = nil,
-                scope: CallScope = CallScope()) -> Redirect.Decision {
+                credentials: CredentialNames = CredentialNames()) -> Redirect.Decision {
         var current = URLRequest(url: URL(string: url)!)
         current.httpMethod = method
         current.httpBody = body
@@ -20,7 +20,7 @@ import Testing
         let response = HTTPURLResponse(url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Location": location])!
         var proposed = current
         proposed.url = URL(string: "https://rewritten.invalid/")  // what URLSession would send; never trusted
-        return Redirect.decide(after: response, current: current, proposed: proposed, uploadsFile: false, scope: scope)
+        return Redirect.decide(after: response, current: current, proposed: proposed, uploadsFile: false, credentials: credentials)
     }
 
     @Test(arguments: ["http://h.test/x", "HTTP://other.test:8080/"])
@@ -63,17 +63,17 @@ import Testing
     }
 
     @Test func `another origin gets no credentials but everything else`() {
-        let scope = CallScope(credentialHeaders: ["x-key"], credentialQueryNames: ["appid"])
+        let scope = CredentialNames(headers: ["X-Key"], queryParameters: ["appid"])
         var request = URLRequest(url: URL(string: "https://a.test/x")!)
         request.setValue("k", forHTTPHeaderField: "X-Key")
         request.setValue("Bearer t", forHTTPHeaderField: "Authorization")
         request.setValue("c=1", forHTTPHeaderField: "Cookie")
         request.setValue("idem", forHTTPHeaderField: "Idempotency-Key")
         request.url = URL(string: "https://b.test/y?appid=k&keep=1&appid=again")
-        let stripped = Redirect.removingCredentials(request, leaving: URL(string: "https://a.test/x")!, scope: scope)
+        let stripped = Redirect.removingCredentials(request, leaving: URL(string: "https://a.test/x")!, credentials: scope)
         #expect(stripped?.allHTTPHeaderFields == ["Idempotency-Key": "idem"])
         #expect(stripped?.url?.absoluteString == "https://b.test/y?keep=1")
-        let samePort = Redirect.removingCredentials(request, leaving: URL(string: "https://b.test:443/z")!, scope: scope)
+        let samePort = Redirect.removingCredentials(request, leaving: URL(string: "https://b.test:443/z")!, credentials: scope)
         #expect(samePort == request)
     }
 }

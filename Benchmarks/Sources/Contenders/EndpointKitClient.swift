@@ -44,8 +44,9 @@ public enum EndpointKitClient {
     /// An in-memory transport answering with the canned fixtures.
     public struct CannedTransport: HTTPTransport {
         public init() {}
-        public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            Fixtures.answer(to: request)
+        public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+            let (data, response) = Fixtures.answer(to: request)
+            return (.data(data), response)
         }
     }
 

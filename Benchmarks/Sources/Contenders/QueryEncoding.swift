@@ -35,8 +35,8 @@ public struct SearchIssues: Endpoint {
         public init() {}
         static let response = HTTPURLResponse(
             url: Fixtures.origin, statusCode: 204, httpVersion: "HTTP/1.1", headerFields: [:])!
-        public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-            (Data(), Self.response)
+        public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+            (.data(Data()), Self.response)
         }
     }
 

@@ -3,10 +3,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A request ready for a transport: the `URLRequest`, and the file holding its body when the body
-/// is streamed from disk (a multipart body with files) rather than held in `httpBody`.
+/// A request ready for the middleware chain: the `URLRequest` (without a body), and the body, in
+/// memory or in the file a multipart body with files is streamed from.
 package struct PreparedRequest: Sendable {
     package var request: URLRequest
+    /// The body in memory; `nil` for none, or one on disk.
+    package var bodyData: Data?
     var bodyFile: TemporaryFile?
     /// The endpoint's method and path template, for middlewares.
     package var restful: Restful
@@ -17,10 +19,10 @@ package struct PreparedRequest: Sendable {
     /// The `@QueryItem` properties as a query, for a call at a URL the server handed out.
     var placedQuery = ""
 
-    /// The body as middlewares see it first: the bytes of `httpBody`, or a stream of the body file.
+    /// The body as middlewares see it first: the bytes, or a stream of the body file.
     var body: MessageBody? {
         if let bodyFile { return .stream(ByteStream(file: ByteStream.File(url: bodyFile.url, keeper: bodyFile))) }
-        return request.httpBody.map(MessageBody.data)
+        return bodyData.map(MessageBody.data)
     }
 
     /// Streams a pending multipart body to its temporary file, off the cooperative threads.
@@ -159,7 +161,7 @@ package enum RequestBuilder {
             } else if format.kind == .multipart {
                 throw failure("\(E.self) sets its own Content-Type, but a multipart body's Content-Type names its boundary and is set by EndpointKit; remove the header")
             }
-            prepared.request.httpBody = written.data
+            prepared.bodyData = written.data
             prepared.pendingBody = written.pending
         }
         prepared.request.allHTTPHeaderFields = headers
@@ -207,7 +209,7 @@ package enum RequestBuilder {
         } else {
             prepared.request.url = target
         }
-        if let stripped = Redirect.removingCredentials(prepared.request, leaving: server.origin, scope: CallScope()) {
+        if let stripped = Redirect.removingCredentials(prepared.request, leaving: server.origin, credentials: CredentialNames()) {
             prepared.request = stripped
         }
     }

@@ -67,7 +67,7 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
                 page = try await value.perform(on: server, options: CallOptions(url: url))
             }
             fetched += 1
-            guard seen.insert(RequestSignature(page.request)).inserted else {
+            guard seen.insert(RequestSignature(page.request, endpoint: endpoint)).inserted else {
                 throw failure("page \(fetched) repeats a page already fetched (\(ResponseDecoder.label(for: page.request))), so the server's pages would never end", at: current)
             }
             switch try E.pagination.next(endpoint, page) {
@@ -87,15 +87,18 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
     }
 }
 
-/// What makes two page requests the same: method, URL and body.
+/// What makes two page requests the same: method, URL and the endpoint value (what its body and
+/// headers were made from).
 struct RequestSignature: Hashable {
     let method: String
     let url: String
     let body: Data?
 
-    init(_ request: URLRequest) {
+    init(_ request: URLRequest, endpoint: some Endpoint) {
         method = request.httpMethod ?? "GET"
         url = request.url?.absoluteString ?? ""
-        body = request.httpBody
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        body = try? encoder.encode(endpoint)
     }
 }

@@ -143,6 +143,67 @@ public struct MiddlewareContext: Sendable {
         try await CallScope.withCredential(queryParameter: name, operation)
     }
 
+    /// The names of the headers and query parameters that carry credentials at this point of the
+    /// chain: the ones always secret and those the middlewares before this one registered. What a
+    /// logger redacts.
+    ///
+    /// ```swift
+    /// let shown = context.credentials.containsHeader(name) ? "<redacted>" : value
+    /// ```
+    public var credentials: CredentialNames {
+        CallScope.current.credentials
+    }
+
+    /// How long the attempt may take once it leaves the chain, in seconds: the call's timeout
+    /// (``Server/timeout`` or the endpoint's ``Endpoint/timeout``), less what middlewares before
+    /// this one took off; `nil` for no limit.
+    ///
+    /// ```swift
+    /// guard (context.timeRemaining ?? .infinity) > 1 else { throw URLError(.timedOut) }
+    /// ```
+    public var timeRemaining: TimeInterval? {
+        CallScope.current.timeout
+    }
+
+    /// Runs `operation` (the rest of the chain) with at most `seconds` for the attempt: a
+    /// middleware that made the call wait (a queue) takes the time waited off, so that the call's
+    /// timeout runs from the call. It never lengthens the time: the shorter of `seconds` and
+    /// ``timeRemaining`` applies.
+    ///
+    /// ```swift
+    /// let left = context.timeRemaining.map { max($0 - waited, 0.001) }
+    /// return try await context.withTimeRemaining(left) { try await next(request, body) }
+    /// ```
+    public func withTimeRemaining<Result>(_ seconds: TimeInterval?, _ operation: () async throws -> Result) async rethrows -> Result {
+        var scope = CallScope.current
+        guard let seconds, seconds < scope.timeout ?? .infinity else { return try await operation() }
+        scope.timeout = seconds
+        return try await CallScope.$current.withValue(scope, operation: operation)
+    }
+
+    /// Runs `operation` (the rest of the chain) with two hooks at its very end, around the
+    /// transport, for each attempt: `beforeSending` once every middleware after this one has
+    /// passed the request on (a queue included), and `answered` as the answer's head arrives, before
+    /// any middleware sees it. Throwing from `beforeSending` sends nothing.
+    ///
+    /// A rate-limit budget checked here is checked as the request leaves, not when it was queued:
+    ///
+    /// ```swift
+    /// return try await context.withTransportHooks(
+    ///     beforeSending: { _ in try await budget.waitForRoom() },
+    ///     answered: { response in budget.update(from: response) }
+    /// ) { try await next(request, body) }
+    /// ```
+    public func withTransportHooks<Result>(
+        beforeSending: @escaping @Sendable (URLRequest) async throws -> Void,
+        answered: @escaping @Sendable (HTTPURLResponse) -> Void,
+        _ operation: () async throws -> Result
+    ) async rethrows -> Result {
+        var scope = CallScope.current
+        scope.attemptHooks.append(CallScope.AttemptHook(beforeSending: beforeSending, answered: answered))
+        return try await CallScope.$current.withValue(scope, operation: operation)
+    }
+
     /// Whether `url` has the server's scheme, host and port, so that it may receive credentials.
     public func isSameOrigin(_ url: URL?) -> Bool {
         url.map { Redirect.isSameOrigin($0, origin) } ?? false

@@ -14,57 +14,46 @@ enum MiddlewareChain {
     ) async throws -> (MessageBody, HTTPURLResponse) {
         let transport = server.transport
         let timeout = try validTimeout(E.timeout ?? server.timeout, prepared: prepared)
-        var scope = CallScope.current
-        scope.maximumResponseSize = E.responseLimit(on: server)
-        scope.timeout = timeout
-        if streaming { scope.idleTimeout = E.streaming.idleTimeout }
-        let timesItself = transport is URLSessionTransport
+        let limit = E.responseLimit(on: server)
+        let idleTimeout = streaming ? E.streaming.idleTimeout : nil
         let middlewares = server.middlewares
         let preparedFile = prepared.bodyFile  // kept alive until every attempt is done
-        let preparedBytes = middlewares.isEmpty ? nil : prepared.request.httpBody
         let send: Middleware.Next = { request, body in
-            // Without middlewares, the prepared request goes as it is: RequestBuilder validated it,
-            // and its body is the one prepared.
-            let outgoing = middlewares.isEmpty
-                ? Outgoing(request: request, bodyFile: preparedFile?.url, keeper: nil)
-                : try await Outgoing.checked(request, body: body, preparedBytes: preparedBytes)
-            let hooks = CallScope.current.attemptHooks
-            for hook in hooks { try await hook.beforeSending(outgoing.request) }
-            if let observe = CallScope.current.observeAttempt { observe(outgoing.request, CallScope.current) }
-            let request = outgoing.request
-            let bodyFile = outgoing.bodyFile
-            // A middleware may have shortened the timeout (a Throttle, for the time queued).
-            let timeout = middlewares.isEmpty ? timeout : CallScope.current.timeout
-            defer { withExtendedLifetime(outgoing.keeper) {} }  // a spooled body file lives until the attempt ends
-            if streaming {
-                let open: @Sendable () async throws -> (MessageBody, HTTPURLResponse) = {
-                    let (stream, response) = try await transport.stream(request, bodyFile: bodyFile, for: endpoint)
-                    reportUploaded(request, bodyFile: bodyFile, timesItself: timesItself)
-                    guard (200..<300).contains(response.statusCode) else {
-                        return (.data(try await stream.collect(upTo: CallScope.current.maximumResponseSize ?? .max)), response)
-                    }
-                    return (.stream(stream), response)
+            let scope = CallScope.current
+            // Without middlewares, the prepared request goes as it is: RequestBuilder validated it.
+            let (request, body) = middlewares.isEmpty ? (request, body) : try checked(request, body: body)
+            for hook in scope.attemptHooks { try await hook.beforeSending(request) }
+            if let observe = scope.observeAttempt { observe(request, scope) }
+            let progress = scope.uploadProgress.map(UploadReport.init)
+            let context = TransportContext(
+                endpoint: endpoint,
+                // A middleware may have shortened the timeout (a Throttle, for the time queued).
+                timeout: middlewares.isEmpty ? timeout : scope.timeout,
+                maximumResponseSize: limit, idleTimeout: idleTimeout, streamsResponse: streaming,
+                credentials: scope.credentials, uploadProgress: progress?.report)
+            defer { withExtendedLifetime(preparedFile) {} }
+            let answer = try await withDeadline(context.deadline, timeout: context.timeRemaining) {
+                let (answer, response) = try await transport.send(request, body: body, context: context)
+                progress?.finish(body)
+                for hook in scope.attemptHooks { hook.answered(response) }
+                switch answer {
+                case .stream(let stream) where !streaming || !(200..<300).contains(response.statusCode):
+                    // The whole body, for a call that does not stream or an answer that is not 2xx.
+                    return (MessageBody.data(try await stream.collect(upTo: limit)), response)
+                case .data(let bytes) where bytes.count > limit:
+                    throw TransportRefusal.tooLarge(limit: limit, response: response)  // a transport that does not count
+                default:
+                    return (answer, response)
                 }
-                let answer = timesItself ? try await open() : try await withTimeout(timeout, open)
-                for hook in hooks { hook.answered(answer.1) }
-                return answer
             }
-            // The whole answer as `Data` until the end: a plain call stays as cheap as it was.
-            let exchange: @Sendable () async throws -> (Data, HTTPURLResponse) = {
-                let answer = try await transport.send(request, bodyFile: bodyFile, for: endpoint)
-                reportUploaded(request, bodyFile: bodyFile, timesItself: timesItself)
-                if let limit = CallScope.current.maximumResponseSize, answer.0.count > limit {
-                    throw TransportRefusal.tooLarge(limit: limit, response: answer.1)  // a transport that does not count
-                }
-                return answer
-            }
-            // URLSessionTransport times the attempt itself, from the moment its task starts.
-            let (data, response) = timesItself ? try await exchange() : try await withTimeout(timeout, exchange)
-            for hook in hooks { hook.answered(response) }
-            return (.data(data), response)
+            return answer
         }
+        guard !middlewares.isEmpty else {
+            return try await send(prepared.request, prepared.body)
+        }
+        var scope = CallScope.current
+        scope.timeout = timeout
         return try await CallScope.$current.withValue(scope) {
-            guard !middlewares.isEmpty else { return try await send(prepared.request, nil) }
             let context = MiddlewareContext(
                 endpointName: EndpointError.operationName(of: E.self),
                 method: prepared.restful.method,
@@ -84,12 +73,50 @@ enum MiddlewareChain {
         }
     }
 
-    /// Reports the whole body as sent, for a transport that reports no upload progress of its own
-    /// (anything but ``URLSessionTransport``).
-    private static func reportUploaded(_ request: URLRequest, bodyFile: URL?, timesItself: Bool) {
-        guard !timesItself, let report = CallScope.current.uploadProgress else { return }
-        let size = Outgoing(request: request, bodyFile: bodyFile, keeper: nil).bodySize
-        report(TransferProgress(completed: size, expected: size))
+    /// Reports the whole body as sent once the answer arrives, for a transport that reported no
+    /// upload progress of its own.
+    private final class UploadReport: Sendable {
+        private let target: @Sendable (TransferProgress) -> Void
+        private let reported = Locked(false)
+
+        init(_ target: @escaping @Sendable (TransferProgress) -> Void) {
+            self.target = target
+        }
+
+        var report: @Sendable (TransferProgress) -> Void {
+            { [self] progress in
+                reported.withLock { $0 = true }
+                target(progress)
+            }
+        }
+
+        func finish(_ body: MessageBody?) {
+            guard !reported.withLock({ $0 }) else { return }
+            let size = body?.count ?? 0
+            target(TransferProgress(completed: size, expected: size))
+        }
+    }
+
+    /// The request and body the middlewares passed on, checked: headers must follow the same rules
+    /// as an endpoint's own. The body travels beside the request; a middleware that set `httpBody`
+    /// instead sends that body, and one that set it to something else than the body it passed on
+    /// is refused, as the middlewares further in saw the other.
+    static func checked(_ request: URLRequest, body: MessageBody?) throws -> (URLRequest, MessageBody?) {
+        try validate(request)
+        guard let bytes = request.httpBody else { return (request, body) }
+        var request = request
+        request.httpBody = nil
+        switch body {
+        case nil:
+            return (request, .data(bytes))
+        case .data(let passed) where passed == bytes:
+            return (request, body)
+        default:
+            throw EndpointError(
+                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                reason: "a middleware set the request's httpBody to another body than the one it passed to next; pass the body as next(request, .data(bytes)), so that the middlewares further in see it too",
+                request: request)
+        }
     }
 
     /// The request as middlewares left it must pass the same header rules as the endpoint's own
@@ -115,49 +142,52 @@ enum MiddlewareChain {
         return seconds
     }
 
-    /// Runs `operation`, failing with `URLError(.timedOut)` after `seconds` (and cancelling it).
+    /// Runs `operation`, failing with `URLError(.timedOut)` at `deadline` (and cancelling it);
+    /// `timeout` is the time it had, for the message.
     ///
-    /// One child task and a Dispatch timer: a task group with a sleeping second child cost about
-    /// 30,000 instructions a call, and a timer on the cooperative pool can be held up by work that
-    /// keeps its threads busy. An attempt that finishes before its task is handed back (an answer
-    /// from memory, see ``startAttempt(_:)``) sets no timer at all.
-    static func withTimeout<Result: Sendable>(
-        _ seconds: TimeInterval?, _ operation: @escaping @Sendable () async throws -> Result
+    /// One child task and an entry in the shared ``Deadlines`` table, the clock of every transport:
+    /// a task group with a sleeping second child cost about 30,000 instructions a call, a Dispatch
+    /// work item per call about 20,000, and a timer on the cooperative pool can be held up by work
+    /// that keeps its threads busy. An attempt that finishes before its task is handed back (an
+    /// answer from memory, see ``startAttempt(_:)``) sets no deadline at all.
+    static func withDeadline<Result: Sendable>(
+        _ deadline: DispatchTime?, timeout: TimeInterval?, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        guard let seconds, let nanoseconds = Seconds.nanoseconds(seconds) else { return try await operation() }
-        // Dispatch keeps a cancelled work item until its deadline: the item reaches the task only
-        // through this box, emptied when the attempt ends, so a finished answer (which may be
+        guard let deadline else { return try await operation() }
+        // The attempt runs in a task of its own, which the caller's cancellation reaches only once
+        // the handler below is in place: a call cancelled before it starts sends nothing.
+        if Task.isCancelled { throw CancellationError() }
+        // The table keeps the entry until the deadline or its removal: the entry reaches the task
+        // only through this box, emptied when the attempt ends, so a finished answer (which may be
         // megabytes) is not kept alive for the rest of the timeout.
-        let box = Locked(PendingAttempt<Result>())
+        let box = PendingAttempt<Result>()
         let attempt = startAttempt {
-            defer { box.withLock { $0 = PendingAttempt(task: nil, finished: true) } }
+            defer { box.state.withLock { $0 = (task: nil, finished: true) } }
             return try await operation()
         }
-        let running = box.withLock { pending -> Bool in
+        let running = box.state.withLock { pending -> Bool in
             if !pending.finished { pending.task = attempt }
             return !pending.finished
         }
-        var timer: DispatchWorkItem?
         if running {
-            let item = DispatchWorkItem { box.withLock { $0.task }?.cancel() }
-            Exchange.cancellations.asyncAfter(deadline: Seconds.dispatchTime(after: nanoseconds), execute: item)
-            timer = item
+            let now = DispatchTime.now().uptimeNanoseconds
+            let wait = deadline.uptimeNanoseconds > now ? deadline.uptimeNanoseconds - now : 0
+            Deadlines.shared.add(box, after: wait) { [weak box] in box?.state.withLock { $0.task }?.cancel() }
         }
         defer {
-            timer?.cancel()
-            box.withLock { $0.task = nil }
+            if running { Deadlines.shared.remove(box) }
+            box.state.withLock { $0.task = nil }
         }
         do {
             return try await withTaskCancellationHandler { try await attempt.value } onCancel: { attempt.cancel() }
         } catch where attempt.isCancelled && !Task.isCancelled {
-            throw timedOut(after: seconds)  // cancelled, but not by the caller: by the timer
+            throw timedOut(after: timeout ?? 0)  // cancelled, but not by the caller: by the deadline
         }
     }
 
     /// The attempt a timer may cancel, until it finishes.
-    private struct PendingAttempt<Result: Sendable>: Sendable {
-        var task: Task<Result, any Error>?
-        var finished = false
+    private final class PendingAttempt<Result: Sendable>: Sendable {
+        let state = Locked<(task: Task<Result, any Error>?, finished: Bool)>((task: nil, finished: false))
     }
 
     /// Starts `operation` as a task of its own, so that a timer can cancel it.

@@ -81,6 +81,14 @@ public struct ByteStream: AsyncSequence, Sendable {
         self.file = file
     }
 
+    /// The file the stream reads, for a request body on disk (a multipart body with files, or
+    /// ``init(contentsOf:)``): a transport uploads it from there. `nil` for any other stream.
+    ///
+    /// ```swift
+    /// if case .stream(let stream) = body, let file = stream.fileURL { task = session.uploadTask(with: request, fromFile: file) }
+    /// ```
+    public var fileURL: URL? { file?.url }
+
     /// A stream of the file's contents, read in chunks as the stream is read. Unlike a stream
     /// from the network, it can be read more than once, each time from the start: as a request
     /// body in a middleware, it survives a retry.

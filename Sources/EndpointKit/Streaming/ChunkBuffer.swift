@@ -76,7 +76,8 @@ final class ChunkBuffer: Sendable {
         /// How the stream ended, once the producer or a cancel has said so.
         var end: Result<Void, any Error>?
         var reader: CheckedContinuation<Data?, any Error>?
-        var writer: CheckedContinuation<Void, Never>?
+        /// Resumes a producer that waits for room: a continuation, or a callback.
+        var writer: (@Sendable () -> Void)?
         var cancelled = false
     }
 
@@ -151,27 +152,34 @@ final class ChunkBuffer: Sendable {
 
     /// Adds a chunk, waiting while the buffer is past its high-water mark.
     func write(_ data: Data) async {
-        append(data)
         await withCheckedContinuation { continuation in
-            let wait = state.withLock { state -> Bool in
-                guard state.end == nil, state.buffered > highWater else { return false }
-                state.writer = continuation
-                return true
-            }
-            if !wait { continuation.resume() }
+            write(data) { continuation.resume() }
         }
+    }
+
+    /// Adds a chunk and calls `ready` once the buffer is below its high-water mark: at once, or
+    /// when the reader has taken enough (or the stream ended). For a producer that cannot wait
+    /// inside a task, such as an event loop's handler.
+    func write(_ data: Data, whenReady ready: @escaping @Sendable () -> Void) {
+        append(data)
+        let wait = state.withLock { state -> Bool in
+            guard state.end == nil, state.buffered > highWater else { return false }
+            state.writer = ready
+            return true
+        }
+        if !wait { ready() }
     }
 
     /// Ends the stream: cleanly when `error` is `nil`. Buffered chunks are still read first.
     func finish(throwing error: (any Error)? = nil) {
-        let (reader, writer) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, CheckedContinuation<Void, Never>?) in
+        let (reader, writer) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, (@Sendable () -> Void)?) in
             guard state.end == nil else { return (nil, nil) }
             state.end = error.map { .failure($0) } ?? .success(())
             defer { state.reader = nil; state.writer = nil }
             return (state.reader, state.writer)
         }
         Deadlines.shared.remove(self)
-        writer?.resume()
+        writer?()
         guard let reader else { return }
         if let error { reader.resume(throwing: error) } else { reader.resume(returning: nil) }
     }
@@ -238,12 +246,12 @@ final class ChunkBuffer: Sendable {
 
     /// Wakes a producer waiting in ``write(_:)`` once the buffer has room.
     private func wakeWriter() {
-        let writer = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let writer = state.withLock { state -> (@Sendable () -> Void)? in
             guard state.buffered <= highWater else { return nil }
             defer { state.writer = nil }
             return state.writer
         }
-        writer?.resume()
+        writer?()
     }
 
     /// Fails the stream and stops the producer (an idle timeout, a reader too far behind).
@@ -274,7 +282,7 @@ final class ChunkBuffer: Sendable {
         }
         if first { onCancel?() }
         Deadlines.shared.remove(self)
-        writer?.resume()
+        writer?()
         reader?.resume(throwing: error)
         Self.release(overflow)
     }

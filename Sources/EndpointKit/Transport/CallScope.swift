@@ -3,27 +3,22 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Facts about the current call that a `URLRequest` cannot carry, for the transport and for
-/// middlewares deeper in the chain: the response size limit, the timeouts, and which headers and
-/// query parameters carry credentials.
+/// Facts about the current call that a `URLRequest` cannot carry, for middlewares deeper in the
+/// chain and for the ``TransportContext`` made at its end: the attempt's timeout, and which headers
+/// and query parameters carry credentials.
 ///
-/// It is a task-local value: ``MiddlewareChain`` sets the limits around the middleware chain, and each
-/// authorization middleware adds the names it sets around the rest of the chain, so a
-/// ``RequestLogger`` after it redacts them and ``URLSessionTransport`` strips them from redirects
-/// to another origin.
+/// It is a task-local value that middlewares change only through ``MiddlewareContext``'s public
+/// methods: each authorization middleware adds the names it sets around the rest of the chain
+/// (``MiddlewareContext/withCredential(header:_:)``), so a ``RequestLogger`` after it redacts them
+/// and the transport strips them from redirects to another origin; a ``Throttle`` shortens the
+/// timeout by the time it queued (``MiddlewareContext/withTimeRemaining(_:_:)``).
 package struct CallScope: Sendable {
-    /// The most response bytes to keep; `nil` for no limit.
-    var maximumResponseSize: Int?
-    /// How long one attempt may take, in seconds; `nil` for no limit.
+    /// How long one attempt may take once it leaves the chain, in seconds; `nil` for no limit.
     var timeout: TimeInterval?
-    /// The longest a stream may stay silent while its reader waits, in seconds.
-    var idleTimeout: TimeInterval?
     /// Told how much of the request body has been sent.
     var uploadProgress: (@Sendable (TransferProgress) -> Void)?
-    /// Header names (lowercased) that authorization middlewares set.
-    package var credentialHeaders: Set<String> = []
-    /// Query parameter names that authorization middlewares set.
-    package var credentialQueryNames: Set<String> = []
+    /// Header names (lowercased) and query parameter names that authorization middlewares set.
+    package var credentials = CredentialNames()
     /// Told of each request as it leaves the middleware chain, with the scope in force there (the
     /// credentials registered): how a tool call learns which secrets to keep from the model.
     package var observeAttempt: (@Sendable (URLRequest, CallScope) -> Void)?
@@ -48,7 +43,7 @@ package struct CallScope: Sendable {
         header: String, _ operation: () async throws -> Result
     ) async rethrows -> Result {
         var scope = current
-        scope.credentialHeaders.insert(header.lowercased())
+        scope.credentials.headers.insert(header.lowercased())
         return try await $current.withValue(scope, operation: operation)
     }
 
@@ -57,7 +52,7 @@ package struct CallScope: Sendable {
         queryParameter name: String, _ operation: () async throws -> Result
     ) async rethrows -> Result {
         var scope = current
-        scope.credentialQueryNames.insert(name)
+        scope.credentials.queryParameters.insert(name)
         return try await $current.withValue(scope, operation: operation)
     }
 }

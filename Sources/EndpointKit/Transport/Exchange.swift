@@ -54,16 +54,16 @@ final class Exchange: Sendable {
     /// The request as sent.
     package let request: URLRequest
     let uploadsFile: Bool
-    let scope: CallScope
+    let context: TransportContext
     /// Whether a 2xx answer is handed over at its head, its body streamed.
     let streams: Bool
     /// How many redirects the call may follow in all.
     let maximumRedirects: Int
 
-    init(request: URLRequest, uploadsFile: Bool, scope: CallScope, streams: Bool = false, maximumRedirects: Int = 10, redirectsSoFar: Int = 0) {
+    init(request: URLRequest, uploadsFile: Bool, context: TransportContext, streams: Bool = false, maximumRedirects: Int = 10, redirectsSoFar: Int = 0) {
         self.request = request
         self.uploadsFile = uploadsFile
-        self.scope = scope
+        self.context = context
         self.streams = streams
         self.maximumRedirects = maximumRedirects
         state = Locked(State(redirects: redirectsSoFar))
@@ -148,7 +148,7 @@ final class Exchange: Sendable {
             state.response = http
             state.body = Data()  // a new response (after an auth round trip, say) starts afresh
             // An unencoded body announced larger than the limit is refused before it arrives.
-            if let limit = scope.maximumResponseSize, response.expectedContentLength > limit,
+            if let limit = context.maximumResponseSize, response.expectedContentLength > limit,
                (http?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity") == "identity" {
                 return overLimit(&state)
             }
@@ -162,7 +162,7 @@ final class Exchange: Sendable {
     /// A stream has no deadline, only the idle timeout.
     private func startStream(_ response: HTTPURLResponse) {
         let buffer = ChunkBuffer(
-            overflowLimit: Self.overflowLimit, idleTimeout: scope.idleTimeout,
+            overflowLimit: Self.overflowLimit, idleTimeout: context.idleTimeout,
             // From another queue: the buffer may stop the stream on the delegate's thread (a reader
             // too far behind), and `cancel()` there would wait for the work queue, which waits for
             // the delegate: every URLSession call in the process would stall.
@@ -194,7 +194,7 @@ final class Exchange: Sendable {
         let task = state.withLock { state -> URLSessionTask? in
             guard !state.tooLarge, !state.cancelled, !state.timedOut, state.phase == .running else { return nil }  // late bytes are dropped
             // 32-bit: a count past Int.max clamps to Int.max, which is past any limit too.
-            if let limit = scope.maximumResponseSize, max(state.body.count + data.count, Int(clamping: receivedSoFar)) > limit {
+            if let limit = context.maximumResponseSize, max(state.body.count + data.count, Int(clamping: receivedSoFar)) > limit {
                 return overLimit(&state)
             }
             state.body.append(data)
@@ -255,7 +255,7 @@ final class Exchange: Sendable {
         if let refusal = state.refusal {
             return .failure(TransportRefusal.redirect(location: refusal.location, reason: refusal.reason, response: refusal.response))
         }
-        if state.tooLarge, let limit = scope.maximumResponseSize {
+        if state.tooLarge, let limit = context.maximumResponseSize {
             return .failure(TransportRefusal.tooLarge(limit: limit, response: state.response))
         }
         if state.timedOut { return .failure(MiddlewareChain.timedOut(after: state.deadline)) }

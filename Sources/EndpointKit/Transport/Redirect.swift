@@ -8,7 +8,7 @@ import FoundationNetworking
 package enum Redirect {
     /// Headers that always carry credentials; with those an authorization middleware registered
     /// (see ``CallScope``), they are not sent on to another origin.
-    package static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    package static var credentialHeaders: Set<String> { CredentialNames.alwaysSecretHeaders }
 
     /// What to do with one redirect answer.
     enum Decision {
@@ -27,21 +27,14 @@ package enum Redirect {
     /// not the task's original one). `proposed` is the request URLSession would send.
     static func decide(
         after response: HTTPURLResponse, current: URLRequest, proposed: URLRequest,
-        uploadsFile: Bool, scope: CallScope
+        uploadsFile: Bool, credentials: CredentialNames
     ) -> Decision {
         guard let location = response.value(forHTTPHeaderField: "Location") else { return .deliver }
         let base = response.url ?? current.url
-        // Escaped first so that a Location with a space or raw UTF-8 means the same URL on every OS
-        // (iOS 15–16 would not parse it at all; see `PercentEncoding.escapingDisallowed`).
-        guard let target = PercentEncoding.resolve(location, against: base) else {
-            return .refuse(location: location, reason: "it is not a valid URL")
-        }
-        let scheme = target.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https" else {
-            return .refuse(location: location, reason: "only http and https redirects are followed")
-        }
-        if base?.scheme?.lowercased() == "https" && scheme == "http" {
-            return .refuse(location: location, reason: "it would downgrade https to http")
+        let target: URL
+        switch check(location, from: base) {
+        case .success(let url): target = url
+        case .failure(let refusal): return .refuse(location: location, reason: refusal.reason)
         }
         let previous = base ?? target
         #if canImport(FoundationNetworking)
@@ -51,7 +44,7 @@ package enum Redirect {
         if keepsBody, uploadsFile || current.httpBody != nil || current.httpBodyStream != nil {
             var next = current
             next.url = target
-            guard let stripped = removingCredentials(next, leaving: previous, scope: scope) else {
+            guard let stripped = removingCredentials(next, leaving: previous, credentials: credentials) else {
                 return .refuse(location: location, reason: Self.unstrippable)
             }
             return .reissue(stripped)
@@ -61,13 +54,36 @@ package enum Redirect {
         // server named (already checked above), never a rewritten one.
         var next = proposed
         next.url = target
-        guard let stripped = removingCredentials(next, leaving: previous, scope: scope) else {
+        guard let stripped = removingCredentials(next, leaving: previous, credentials: credentials) else {
             return .refuse(location: location, reason: Self.unstrippable)
         }
         return .follow(stripped)
     }
 
-    private static let unstrippable = "the API key could not be removed from its query for another origin"
+    /// Why a `Location` is not followed.
+    struct Refusal: Error {
+        let reason: String
+    }
+
+    /// The URL `location` names, resolved against `base` (the URL that answered), when it may be
+    /// followed: `http` or `https`, and never from `https` down to `http`.
+    static func check(_ location: String, from base: URL?) -> Result<URL, Refusal> {
+        // Escaped first so that a Location with a space or raw UTF-8 means the same URL on every OS
+        // (iOS 15–16 would not parse it at all; see `PercentEncoding.escapingDisallowed`).
+        guard let target = PercentEncoding.resolve(location, against: base) else {
+            return .failure(Refusal(reason: "it is not a valid URL"))
+        }
+        let scheme = target.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            return .failure(Refusal(reason: "only http and https redirects are followed"))
+        }
+        if base?.scheme?.lowercased() == "https" && scheme == "http" {
+            return .failure(Refusal(reason: "it would downgrade https to http"))
+        }
+        return .success(target)
+    }
+
+    static let unstrippable = "the API key could not be removed from its query for another origin"
 
     /// `request` without credentials when it goes to another origin than `previous`:
     /// `Authorization`, `Proxy-Authorization`, `Cookie`, and every header and query parameter an
@@ -75,20 +91,19 @@ package enum Redirect {
     ///
     /// - Returns: `nil` when a query credential cannot be taken out of the URL: the redirect is
     ///   refused rather than sent with it.
-    static func removingCredentials(_ request: URLRequest, leaving previous: URL, scope: CallScope) -> URLRequest? {
+    static func removingCredentials(_ request: URLRequest, leaving previous: URL, credentials: CredentialNames) -> URLRequest? {
         guard let url = request.url, !isSameOrigin(previous, url) else { return request }
         var stripped = request
         for name in (request.allHTTPHeaderFields ?? [:]).keys {
-            let lowercased = name.lowercased()
-            if credentialHeaders.contains(lowercased) || scope.credentialHeaders.contains(lowercased) {
+            if credentials.containsHeader(name) {
                 stripped.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        if !scope.credentialQueryNames.isEmpty {
+        if !credentials.queryParameters.isEmpty {
             guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
             guard let items = components.percentEncodedQueryItems else { return stripped }
             let kept = items.filter { item in
-                !scope.credentialQueryNames.contains(item.name.removingPercentEncoding ?? item.name)
+                !credentials.containsQueryParameter(item.name.removingPercentEncoding ?? item.name)
             }
             components.percentEncodedQueryItems = kept.isEmpty ? nil : kept
             guard let clean = components.url else { return nil }

@@ -44,7 +44,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
-        guard let report = exchange(for: task)?.scope.uploadProgress else { return }
+        guard let report = exchange(for: task)?.context.uploadProgress else { return }
         report(TransferProgress(completed: totalBytesSent, expected: totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil))
     }
 
@@ -67,7 +67,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // The request as last sent: after a 302 turned a POST into a GET, that GET, not the POST.
         let current = task.currentRequest ?? exchange.request
         switch Redirect.decide(
-            after: response, current: current, proposed: request, uploadsFile: exchange.uploadsFile, scope: exchange.scope) {
+            after: response, current: current, proposed: request, uploadsFile: exchange.uploadsFile, credentials: exchange.context.credentials) {
         case .follow(let next):
             answer(next)
         case .reissue(let next):

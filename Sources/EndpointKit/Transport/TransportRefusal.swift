@@ -3,10 +3,19 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A transport's refusal to go on with an exchange for the caller's safety; the endpoint turns it
-/// into an ``EndpointError`` of the matching kind.
-enum TransportRefusal: Error {
-    /// The server redirected to `location`, which is not followed (`reason` says why).
+/// A transport's refusal to go on with an exchange, for the caller's safety. EndpointKit turns it
+/// into an ``EndpointError`` of the matching kind (``EndpointError/Kind/redirectRefused``,
+/// ``EndpointError/Kind/responseTooLarge``) that names the call, which a ``RetryPolicy`` does not
+/// retry.
+///
+/// A transport of your own throws these where ``URLSessionTransport`` does:
+///
+/// ```swift
+/// if received > limit { throw TransportRefusal.tooLarge(limit: limit, response: response) }
+/// ```
+public enum TransportRefusal: Error, Sendable {
+    /// The server redirected to `location`, which is not followed (`reason` says why, e.g. "it
+    /// would downgrade https to http"). Nothing was sent there.
     case redirect(location: String, reason: String, response: HTTPURLResponse)
     /// The response body grew past `limit` bytes (after decompression).
     case tooLarge(limit: Int, response: HTTPURLResponse?)

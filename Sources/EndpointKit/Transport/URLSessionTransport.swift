@@ -51,8 +51,6 @@ public final class URLSessionTransport: HTTPTransport {
     private let cookielessSession: URLSession?
     private let delegate: SessionDelegate
     private let deadline: TimeInterval
-    /// Whether requests wait for a network (Apple platforms): then `deadline` bounds the wait.
-    private let waitsForConnectivity: Bool
 
     /// A new `.ephemeral` configuration with EndpointKit's connection limit and no URL cache, to
     /// adjust and pass to ``init(configuration:maximumRedirects:)``.
@@ -80,9 +78,9 @@ public final class URLSessionTransport: HTTPTransport {
     /// `seconds` for a network instead of failing at once while the device is offline
     /// (`waitsForConnectivity`, with `timeoutIntervalForResource` as the longest wait).
     ///
-    /// A call's deadline is then the longer of its own timeout and `seconds`, so that the wait is
-    /// not cut short by ``Server/timeout``. As with any resource timeout here, EndpointKit enforces
-    /// it and URLSession does not: a streamed body (Server-Sent Events, a download) is not cut off
+    /// The call's own timeout (``Server/timeout``, or the endpoint's) still bounds each attempt,
+    /// as it does for every transport: give calls that should wait this long a timeout of at least
+    /// `seconds`. As with any resource timeout here, EndpointKit enforces it and URLSession does not: a streamed body (Server-Sent Events, a download) is not cut off
     /// after `seconds`; only the wait for its head is bounded.
     ///
     /// On Linux it is ``makeConfiguration()`` unchanged: swift-corelibs-foundation does not
@@ -130,11 +128,6 @@ public final class URLSessionTransport: HTTPTransport {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         cookielessSession = nil
         #endif
-        #if canImport(FoundationNetworking)
-        waitsForConnectivity = false  // Linux: URLSession never waits (see makeConfiguration(waitingForConnectivityUpTo:))
-        #else
-        waitsForConnectivity = configuration.waitsForConnectivity
-        #endif
         self.maximumRedirects = maximumRedirects
     }
 
@@ -149,57 +142,82 @@ public final class URLSessionTransport: HTTPTransport {
         cookielessSession?.finishTasksAndInvalidate()
     }
 
-    /// Sends `request`, following redirects, and returns the final response.
+    /// The rules this transport follows redirects by (`http` and `https` only, credentials
+    /// stripped off the origin, at most ``maximumRedirects``).
+    ///
+    /// ```swift
+    /// let policy = URLSessionTransport.shared.redirectPolicy
+    /// ```
+    public var redirectPolicy: RedirectPolicy { RedirectPolicy(maximumRedirects: maximumRedirects) }
+
+    /// Sends `request` with `body`, following redirects, and returns the final response.
+    ///
+    /// A body on disk (``ByteStream/fileURL``) is uploaded from its file; a stream a middleware
+    /// made is written to a temporary file first, so that a 307 or 308 can send it again.
+    ///
+    /// When ``TransportContext/streamsResponse`` is set, a 2xx answer returns at its head, its
+    /// body streaming: each chunk reaches the stream as it arrives. While the stream's reader is
+    /// behind, 1 MiB waits in memory and the rest in a temporary file, so memory stays flat; a
+    /// reader more than 2 GiB behind fails the stream. (The task is not suspended: on Linux that
+    /// sends the request again when it resumes.) Another status comes with its whole body.
+    ///
+    /// ```swift
+    /// let (body, response) = try await URLSessionTransport.shared.send(request, body: nil, context: context)
+    /// ```
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled; a `URLError` when the
-    ///   exchange fails (`.timedOut` past the resource deadline, `.httpTooManyRedirects`,
-    ///   `.networkConnectionLost` when the body is cut off, …).
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await wholeAnswer(to: request, bodyFile: nil)
-    }
-
-    /// Sends `request` with the contents of `file` as its body, read from disk as it goes out,
-    /// following redirects (307 and 308 with the file again).
-    ///
-    /// - Throws: As ``send(_:)``.
-    public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
-        try await wholeAnswer(to: request, bodyFile: file)
-    }
-
-    /// Sends `request` (with the contents of `bodyFile` as its body, when there is one) and returns
-    /// at the head of a 2xx response, its body streaming: each chunk reaches the stream as it
-    /// arrives. While the stream's reader is behind, 1 MiB waits in memory and the rest in a
-    /// temporary file, so memory stays flat; a reader more than 2 GiB behind fails the stream.
-    /// (The task is not suspended: on Linux that sends the request again when it resumes.)
-    /// Another status comes with its whole body (within the size limit), as from ``send(_:)``.
-    ///
-    /// A streamed body has no deadline: the configuration's `timeoutIntervalForResource` and the
-    /// call's timeout limit the wait for the head only.
-    ///
-    /// - Throws: As ``send(_:)``; the stream itself ends with a `URLError` when the connection is
-    ///   lost, or with `CancellationError` once its reader is gone.
-    public func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
-        switch try await answer(to: request, bodyFile: bodyFile, streams: true) {
+    ///   exchange fails (`.timedOut` past the configuration's resource timeout,
+    ///   `.httpTooManyRedirects`, `.networkConnectionLost` when the body is cut off, …); a
+    ///   ``TransportRefusal`` for a redirect not followed or a body past the size limit. A stream
+    ///   ends with a `URLError` when the connection is lost, or `CancellationError` once its
+    ///   reader is gone.
+    public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        var request = request
+        var bodyFile: URL?
+        var spooled: TemporaryFile?
+        switch body {
+        case .data(let bytes)?:
+            request.httpBody = bytes
+        case .stream(let stream)?:
+            if let file = stream.fileURL {
+                bodyFile = file
+            } else {
+                spooled = try await Self.spool(stream, for: request)
+                bodyFile = spooled?.url
+            }
+        case nil:
+            break
+        }
+        defer { withExtendedLifetime(spooled) {} }  // a spooled body lives until the exchange ends
+        switch try await answer(to: request, bodyFile: bodyFile, context: context) {
         case .stream(let buffer, let response):
-            return (ByteStream(buffer: buffer), response)
+            return (.stream(ByteStream(buffer: buffer)), response)
         case .response(let body, let response):
-            return (ByteStream(body), response)
+            return (.data(body), response)
         default:
             throw URLError(.badServerResponse)  // `answer` returns only answers
         }
     }
 
-    /// The whole answer to `request`: what ``send(_:)``, ``upload(_:fromFile:)`` and the endpoint-aware
-    /// `send(_:bodyFile:for:)` (the ``HTTPTransport`` requirement) all come down to.
-    private func wholeAnswer(to request: URLRequest, bodyFile: URL?) async throws -> (Data, HTTPURLResponse) {
-        guard case .response(let body, let response) = try await answer(to: request, bodyFile: bodyFile, streams: false) else {
-            throw URLError(.badServerResponse)  // an exchange that does not stream answers whole
+    /// Writes a stream a middleware made to a temporary file, which URLSession uploads from.
+    private static func spool(_ stream: ByteStream, for request: URLRequest) async throws -> TemporaryFile {
+        guard stream.owner.claim() else {
+            throw EndpointError(
+                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                reason: "a middleware passed a request body stream that was already sent or read; a stream from the network is read once, so a body sent again (a retry) must be .data or ByteStream(contentsOf:)",
+                request: request)
         }
-        return (body, response)
+        let file = try TemporaryFile()
+        let handle = try FileHandle(forWritingTo: file.url)
+        defer { try? handle.close() }
+        for try await chunk in stream {
+            try handle.write(contentsOf: chunk)
+        }
+        return file
     }
 
     /// The final answer to `request`, after redirects: `.response` or `.stream`.
-    private func answer(to request: URLRequest, bodyFile: URL?, streams: Bool) async throws -> Exchange.Outcome {
+    private func answer(to request: URLRequest, bodyFile: URL?, context: TransportContext) async throws -> Exchange.Outcome {
         var request = request
         // A scan of the names: `value(forHTTPHeaderField:)` lowercases every one with Foundation's
         // locale-aware `lowercased`, several thousand instructions a call.
@@ -209,7 +227,7 @@ public final class URLSessionTransport: HTTPTransport {
         let session = request.httpShouldHandleCookies ? session : cookielessSession ?? session
         var redirects = 0
         while true {
-            let outcome = await perform(request, bodyFile: bodyFile, streams: streams, on: session, redirectsSoFar: redirects)
+            let outcome = await perform(request, bodyFile: bodyFile, context: context, on: session, redirectsSoFar: redirects)
             switch outcome {
             case .stream, .response:
                 return outcome
@@ -224,18 +242,15 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// One exchange; 307/308 redirects of requests with bodies come back as `.reissue`.
     private func perform(
-        _ request: URLRequest, bodyFile: URL?, streams: Bool, on session: URLSession, redirectsSoFar: Int
+        _ request: URLRequest, bodyFile: URL?, context: TransportContext, on session: URLSession, redirectsSoFar: Int
     ) async -> Exchange.Outcome {
         if Task.isCancelled { return .failure(CancellationError()) }  // never start a cancelled call
         let exchange = Exchange(
-            request: request, uploadsFile: bodyFile != nil, scope: CallScope.current, streams: streams,
+            request: request, uploadsFile: bodyFile != nil, context: context, streams: context.streamsResponse,
             maximumRedirects: maximumRedirects, redirectsSoFar: redirectsSoFar)
-        // The call's timeout, or the configuration's resource timeout when shorter; URLSession's
-        // own default for the latter is 7 days, which sets no timer. A session that waits for
-        // connectivity may wait as long as its resource timeout, even past the call's.
-        let resource = deadline < Self.unlimitedResource ? deadline : .infinity
-        let call = exchange.scope.timeout ?? .infinity
-        let deadline = waitsForConnectivity && resource.isFinite ? max(resource, call) : min(resource, call)
+        // The configuration's resource timeout; URLSession's own default for it is 7 days, which
+        // sets no timer. The call's own deadline is EndpointKit's to enforce, for every transport.
+        let deadline = deadline < Self.unlimitedResource ? deadline : .infinity
         return await withTaskCancellationHandler {
             await exchange.run(deadline: deadline) { [delegate] in
                 let task = bodyFile.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)

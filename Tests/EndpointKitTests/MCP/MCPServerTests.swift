@@ -47,7 +47,7 @@ private struct Tags: Endpoint, Decodable {
 }
 
 /// A transport that holds every request until the test lets it go, counting what it received.
-private final class HeldTransport: HTTPTransport, Sendable {
+private final class HeldTransport: WholeRequestTransport, Sendable {
     let arrived = AsyncStream<Void>.makeStream()
     let received = Locked(0)
 

@@ -9,7 +9,7 @@ import Testing
 /// request until the test lets it answer.
 @Suite struct CoalescingTests {
     /// Holds requests until `open()`; counts them, and the ones cancelled while held.
-    final class HeldTransport: HTTPTransport {
+    final class HeldTransport: WholeRequestTransport {
         private struct State {
             var requests = 0
             var cancelled = 0

@@ -143,7 +143,7 @@ import Testing
     }
 
     /// Answers with a fresh `TrackedResponse` that reports to `freed`.
-    struct TrackingTransport: HTTPTransport {
+    struct TrackingTransport: WholeRequestTransport {
         let freed: Locked<Bool>
         func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
             let response = TrackedResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!

@@ -8,7 +8,7 @@ import Testing
 /// A `RateLimitPolicy` beside a `Throttle`, in either order, against a limiter that allows
 /// `limit` requests per fixed window and answers 429 past it, as slowapi's "5 per 2 seconds" does.
 @Suite struct PacingOrderTests {
-    final class FixedWindowLimiter: HTTPTransport {
+    final class FixedWindowLimiter: WholeRequestTransport {
         private struct State {
             var windowEnd: Date?
             var used = 0

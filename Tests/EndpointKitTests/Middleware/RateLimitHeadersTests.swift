@@ -66,7 +66,7 @@ import Testing
     }
 
     /// Answers with a spent budget once, then with budget left; counts the requests.
-    final class Budget: HTTPTransport {
+    final class Budget: WholeRequestTransport {
         let headers: [String: String]
         let status: Int
         private let sent = Locked(0)

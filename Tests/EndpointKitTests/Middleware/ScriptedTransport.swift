@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// An in-memory transport whose answers a closure decides, from the request and how many came
 /// before it. Records every request.
-final class ScriptedTransport: HTTPTransport {
+final class ScriptedTransport: WholeRequestTransport {
     struct Answer: Sendable {
         var status = 200
         var headers = ["Content-Type": "application/json"]

@@ -251,13 +251,10 @@ import Testing
 private struct StreamingTransport: HTTPTransport {
     let chunks: AsyncStream<Data>
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        throw URLError(.unsupportedURL)
-    }
-
-    func stream<E: Endpoint>(_ request: URLRequest, bodyFile: URL?, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
+    func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        guard context.streamsResponse else { throw URLError(.unsupportedURL) }
         let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "text/event-stream"])!
-        return (ByteStream(chunks), response)
+        return (.stream(ByteStream(chunks)), response)
     }
 }
 

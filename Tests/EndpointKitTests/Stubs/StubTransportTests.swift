@@ -295,14 +295,6 @@ import Testing
         #expect(error?.reason.contains("the stubbed endpoints are none") == true)
     }
 
-    @Test func `a bare request, with no endpoint, is refused`() async throws {
-        let stubs = StubTransport()
-        stubs.on(Me.self, json: "{}")
-        let error = await #expect(throws: EndpointError.self) { try await stubs.send(URLRequest(url: origin)) }
-        #expect(error?.kind == .notStubbed)
-        #expect(error?.reason.contains("send(_:bodyFile:for:)") == true)
-    }
-
     @Test func `a later stub of the same endpoint replaces the earlier one`() async throws {
         let stubs = StubTransport()
         stubs.on(Me.self, .value(.init(name: "Ada")))

@@ -63,7 +63,7 @@ package struct Redaction: Sendable {
 
     /// Whether `name` (a header, query parameter or body field) names a secret in this call.
     package func redacts(_ name: String, scope: CallScope = .current) -> Bool {
-        if scope.credentialHeaders.contains(name.lowercased()) || scope.credentialQueryNames.contains(name) {
+        if scope.credentials.headers.contains(name.lowercased()) || scope.credentials.containsQueryParameter(name) {
             return true
         }
         let words = Self.words(of: name)

@@ -74,7 +74,10 @@ public struct RequestLogger: Middleware {
             }
         }
         sink(line)
-        if logsCURL { sink(curlCommand(for: request)) }
+        if logsCURL {
+            let bytes: Data? = if case .data(let bytes) = body { bytes } else { nil }
+            sink(curlCommand(for: request, body: bytes))
+        }
 
         let started = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
@@ -102,14 +105,14 @@ public struct RequestLogger: Middleware {
         }
     }
 
-    /// `request` as a `curl` command line, with secrets redacted; bodies longer than `bodyLimit`
-    /// are cut.
+    /// `request` with `body` (or its own `httpBody`) as a `curl` command line, with secrets
+    /// redacted; bodies longer than `bodyLimit` are cut.
     ///
     /// ```swift
-    /// print(RequestLogger().curlCommand(for: request))
+    /// print(RequestLogger().curlCommand(for: request, body: json))
     /// // curl -X POST 'https://example.com/api/v2/purchase_cheer' -H 'Authorization: <redacted>' …
     /// ```
-    public func curlCommand(for request: URLRequest) -> String {
+    public func curlCommand(for request: URLRequest, body: Data? = nil) -> String {
         var parts = ["curl"]
         let method = request.httpMethod ?? "GET"
         if method != "GET" { parts.append(method == "HEAD" ? "--head" : "-X \(method)") }
@@ -117,7 +120,7 @@ public struct RequestLogger: Middleware {
         for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
             parts.append("-H " + Self.quoted("\(name): \(redaction.redacts(name) ? Redaction.placeholder : value)"))
         }
-        if let body = request.httpBody, !body.isEmpty {
+        if let body = body ?? request.httpBody, !body.isEmpty {
             parts.append("--data-binary " + Self.quoted(redaction.body(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), limit: bodyLimit)))
         }
         return parts.joined(separator: " ")

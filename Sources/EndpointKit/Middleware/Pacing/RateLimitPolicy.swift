@@ -60,11 +60,10 @@ public struct RateLimitPolicy: Middleware {
         // Checked again as the request leaves, and the answer read as it arrives: placed before a
         // Throttle, the call may have waited in its queue while other answers spent the budget,
         // and the next call in that queue must not leave before this answer is read.
-        var scope = CallScope.current
-        scope.attemptHooks.append(CallScope.AttemptHook(
+        return try await context.withTransportHooks(
             beforeSending: { [self] request in try await waitForBudget(of: origin, request: request) },
-            answered: { [self] response in note(RateLimitHeaders(response, longestReset: longestReset), for: origin) }))
-        return try await CallScope.$current.withValue(scope) { try await next(request, body) }
+            answered: { [self] response in note(RateLimitHeaders(response, longestReset: longestReset), for: origin) }
+        ) { try await next(request, body) }
     }
 
     /// Returns once `origin`'s budget is not known to be spent, waiting for its reset if that

@@ -67,14 +67,13 @@ public struct Throttle: Middleware {
         if let problem = configurationProblem {
             throw EndpointError.unusable("Throttle", problem, request: request)
         }
-        var scope = CallScope.current
         let started = DispatchTime.now().uptimeNanoseconds
-        let queued = try await gate.enter(timeout: scope.timeout)
+        let timeout = context.timeRemaining
+        let queued = try await gate.enter(timeout: timeout)
         defer { gate.leave() }
-        guard queued, let timeout = scope.timeout else { return try await next(request, body) }
+        guard queued, let timeout else { return try await next(request, body) }
         let waited = TimeInterval(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        scope.timeout = max(timeout - waited, 0.001)
-        return try await CallScope.$current.withValue(scope) { try await next(request, body) }
+        return try await context.withTimeRemaining(max(timeout - waited, 0.001)) { try await next(request, body) }
     }
 
     /// How many calls wait in the queue now (for tests).

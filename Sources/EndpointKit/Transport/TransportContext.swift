@@ -1,0 +1,85 @@
+import Dispatch
+import Foundation
+
+/// What a transport must honour for one attempt of a call, besides the request and its body.
+///
+/// EndpointKit makes one for every attempt, as the request leaves the middleware chain:
+/// - the endpoint value and its name, for transports that answer by endpoint (a stub);
+/// - the response size limit, the idle timeout of a streamed body, and whether a 2xx answer may
+///   stream;
+/// - the credential names, to leave out of a redirect to another origin;
+/// - where to report upload progress.
+///
+/// The attempt's ``deadline`` is enforced by EndpointKit for every transport (the attempt is
+/// cancelled when it passes); a transport reads it to set its own timeouts to match.
+///
+/// ```swift
+/// struct Canned: HTTPTransport {
+///     func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+///         let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+///         return (.data(Data(#"{"name":"Ada"}"#.utf8)), response)
+///     }
+/// }
+/// ```
+public struct TransportContext: Sendable {
+    /// The endpoint value being called.
+    public let endpoint: any Endpoint
+    /// The endpoint's type name, e.g. `"PurchaseCheer"`: the same as ``EndpointError/operationID``.
+    public var operationName: String { EndpointError.operationName(of: type(of: endpoint)) }
+    /// When the attempt must have its answer's head, in the system's uptime clock (the clock of
+    /// `DispatchTime.now()`); `nil` for no limit. EndpointKit cancels the attempt when it passes.
+    public var deadline: DispatchTime?
+    /// The most response body bytes (after decompression) to accept; `nil` for no limit. A
+    /// transport that does not count may return more: EndpointKit then fails the call.
+    public var maximumResponseSize: Int?
+    /// The longest a streamed body may stay silent while its reader waits, in seconds.
+    public var idleTimeout: TimeInterval?
+    /// Whether a 2xx answer may be returned at its head as ``MessageBody/stream(_:)`` (a call of a
+    /// streamed payload or a download). Any other answer may be returned as a stream too:
+    /// EndpointKit then reads it whole, within ``maximumResponseSize``.
+    public var streamsResponse: Bool
+    /// The names of the headers and query parameters that carry credentials in this call.
+    public var credentials: CredentialNames
+    /// Told how much of the request body has been sent; `nil` when nobody asked. A transport that
+    /// never calls it lets EndpointKit report the whole body as sent once the answer arrives.
+    public var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+
+    /// A context for a call of `endpoint`; EndpointKit makes these, tests of transports may too.
+    ///
+    /// ```swift
+    /// let context = TransportContext(endpoint: Me(), timeout: 5, maximumResponseSize: 1 << 20)
+    /// ```
+    public init(
+        endpoint: any Endpoint,
+        timeout: TimeInterval? = nil,
+        maximumResponseSize: Int? = nil,
+        idleTimeout: TimeInterval? = nil,
+        streamsResponse: Bool = false,
+        credentials: CredentialNames = CredentialNames(),
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) {
+        self.endpoint = endpoint
+        deadline = timeout.flatMap(Self.deadline(after:))
+        self.maximumResponseSize = maximumResponseSize
+        self.idleTimeout = idleTimeout
+        self.streamsResponse = streamsResponse
+        self.credentials = credentials
+        self.uploadProgress = uploadProgress
+    }
+
+    /// The uptime `seconds` from now; `nil` for no limit (not a positive number below a century).
+    static func deadline(after seconds: TimeInterval) -> DispatchTime? {
+        Seconds.nanoseconds(seconds).map { DispatchTime(uptimeNanoseconds: Seconds.uptime(after: $0, from: DispatchTime.now().uptimeNanoseconds)) }
+    }
+
+    /// The seconds left before ``deadline``, zero once it has passed; `nil` for no deadline.
+    ///
+    /// ```swift
+    /// let timeout = context.timeRemaining.map { min($0, 30) } ?? 30
+    /// ```
+    public var timeRemaining: TimeInterval? {
+        guard let deadline else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        return deadline.uptimeNanoseconds > now ? TimeInterval(deadline.uptimeNanoseconds - now) / 1e9 : 0
+    }
+}
