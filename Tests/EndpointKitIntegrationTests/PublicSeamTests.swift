@@ -34,6 +34,8 @@ private struct InFlightLimit: Middleware {
             }
         }
 
+        var waiting: Int { state.withLock { $0.waiting.count } }
+
         func leave() {
             let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 guard !state.waiting.isEmpty else { state.running -= 1; return nil }
@@ -162,10 +164,12 @@ private struct CredentialProbe: Middleware {
 
     @Test func `a throttle written outside the module queues calls in order and takes the wait off their time`() async throws {
         let transport = HeldTransport()
-        let server = Self.server(transport, [InFlightLimit(maximumInFlight: 1)])
+        let limit = InFlightLimit(maximumInFlight: 1)
+        let server = Self.server(transport, [limit])
         let first = Task { try await Item(id: 1).call(on: server) }
         try await eventually { transport.heldCount == 1 }
         let second = Task { try await Item(id: 2).call(on: server) }
+        try await eventually { limit.gate.waiting == 1 }
         try await Task.sleep(nanoseconds: 300_000_000)  // the second waits at least this long
         #expect(transport.seen.count == 1)
         transport.releaseAll()

@@ -25,10 +25,10 @@ import FoundationNetworking
 /// server.middlewares = [RequestLogger(), RetryPolicy(), RequestID()]
 /// ```
 ///
-/// Bodies travel beside the request, as a ``MessageBody``: bytes, or a stream. A body in memory is
-/// also the request's `httpBody`, to read; to send another body, pass it to `next` (setting
-/// `httpBody` alone is refused with an ``EndpointError`` of kind
-/// ``EndpointError/Kind/invalidRequest``, as it would not reach the middlewares further in).
+/// Bodies travel beside the request, as a ``MessageBody``: bytes, or a stream; the request's
+/// `httpBody` is empty. To send another body, pass it to `next`. (A middleware that sets `httpBody`
+/// with no body passed on sends that; one that sets it to another body than the one it passes on
+/// is refused with an ``EndpointError`` of kind ``EndpointError/Kind/invalidRequest``.)
 /// A 2xx answer to a streaming call comes back as ``MessageBody/stream(_:)``: return it as it is
 /// to let the bytes reach the caller as they arrive.
 public protocol Middleware: Sendable {

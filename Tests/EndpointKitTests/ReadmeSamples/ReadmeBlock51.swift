@@ -11,9 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func readmeBlock51Part1(origin: URL) async throws {
-let configuration = URLSessionConfiguration.ephemeral
-configuration.timeoutIntervalForResource = 30   // seconds for the whole exchange
-let server = Server(origin: origin, transport: URLSessionTransport(configuration: configuration))
-_ = (configuration, server)
+nonisolated struct FixedBalanceTransport: HTTPTransport {
+    func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil,
+                                       headerFields: ["Content-Type": "application/json"])!
+        return (.data(Data(#"{"balance":200}"#.utf8)), response)
+    }
 }
