@@ -1,0 +1,222 @@
+import EndpointKit
+import EndpointKitAsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The transports under test, each made once for the test process.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case urlSession, asyncHTTPClient
+
+    static let urlSessionTransport = URLSessionTransport(maximumRedirects: 3)
+    static let asyncHTTPClientTransport = AsyncHTTPClientTransport(redirectPolicy: RedirectPolicy(maximumRedirects: 3))
+
+    var transport: any HTTPTransport {
+        switch self {
+        case .urlSession: Self.urlSessionTransport
+        case .asyncHTTPClient: Self.asyncHTTPClientTransport
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+struct Echo: Decodable, Sendable {
+    let method: String
+    let path: String
+    let query: [String: [String]]
+    let headers: [String: String]
+    let body: String
+}
+
+/// EndpointKit's calls over each transport, against a real server on 127.0.0.1: the same outcome,
+/// byte for byte, from both.
+@Suite struct TransportSuiteTests {
+    let loopback: Loopback
+
+    init() async throws {
+        loopback = try await Loopback.ready()
+    }
+
+    func server(_ kind: TransportKind, middlewares: [any Middleware] = []) -> Server {
+        var server = Server(origin: loopback.origin, pathPrefix: "", transport: kind.transport, decoder: JSONDecoder())
+        server.middlewares = middlewares
+        return server
+    }
+
+    struct Search: Endpoint {
+        var endpoint: Restful { Restful(.get, "search/{kind}") }
+        let kind: String
+        let query: String
+        typealias ReturnPayloadType = Echo
+    }
+
+    struct Create: Endpoint {
+        let endpoint = Restful(.post, "notes")
+        let title: String
+        let tags: [String]
+        typealias ReturnPayloadType = Echo
+    }
+
+    struct At<ReturnPayloadType: Decodable & Sendable>: Endpoint {
+        var endpoint: Restful { Restful(method, path) }
+        var method: HTTPMethod = .get
+        let path: String
+        var note: String?
+        enum CodingKeys: String, CodingKey { case note }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a GET and a JSON POST arrive as built and decode`(kind: TransportKind) async throws {
+        let found = try await Search(kind: "a b", query: "ünï & co").call(on: server(kind))
+        #expect(found.method == "GET" && found.path == "/search/a b")
+        #expect(found.query == ["query": ["ünï & co"]])
+        let created = try await Create(title: "Hi", tags: ["x", "y"]).call(on: server(kind))
+        #expect(created.method == "POST")
+        #expect(created.body == #"{"tags":["x","y"],"title":"Hi"}"# || created.body == #"{"title":"Hi","tags":["x","y"]}"#)
+        #expect(created.headers["content-type"] == "application/json")
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a 307 keeps the body; another origin gets no API key; a 303 becomes a GET`(kind: TransportKind) async throws {
+        let server = server(kind, middlewares: [APIKeyAuthorization(header: "X-API-Key", value: "secret")])
+        let kept = try await At<Echo>(method: .post, path: "redirect/307/landed", note: "n").call(on: server)
+        #expect(kept.method == "POST" && kept.path == "/landed" && kept.body == #"{"note":"n"}"#)
+        #expect(kept.headers["x-api-key"] == "secret")  // the same origin
+        let away = try await At<Echo>(path: "redirect-away/302/elsewhere").call(on: server)
+        #expect(away.path == "/elsewhere")
+        #expect(away.headers["x-api-key"] == nil)
+        let seeOther = try await At<Echo>(method: .post, path: "redirect/303/after", note: "n").call(on: server)
+        #expect(seeOther.method == "GET" && seeOther.body == "")
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a redirect to another scheme, or one too many, fails and sends nothing more`(kind: TransportKind) async throws {
+        let refused = await #expect(throws: EndpointError.self) {
+            try await At<Echo>(path: "x/redirect-to?status=302&location=file:///etc/passwd").call(on: server(kind))
+        }
+        #expect(refused?.kind == .redirectRefused)
+        let tooMany = await #expect(throws: EndpointError.self) {
+            try await At<Echo>(path: "redirect/302/redirect/302/redirect/302/redirect/302/end").call(on: server(kind))
+        }
+        #expect((tooMany?.underlyingError as? URLError)?.code == .httpTooManyRedirects)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a body past the size limit fails, announced or chunked`(kind: TransportKind) async throws {
+        var server = server(kind)
+        server.maximumResponseSize = 1 << 20
+        for chunked in [0, 1] {
+            let error = await #expect(throws: EndpointError.self) {
+                try await At<Data>(path: "big?mb=3&chunked=\(chunked)").call(on: server)
+            }
+            #expect(error?.kind == .responseTooLarge)
+        }
+        #expect(try await At<Data>(path: "big?mb=1").call(on: server).count == 1 << 20)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a slow server times out at the call's timeout`(kind: TransportKind) async throws {
+        var server = server(kind)
+        server.timeout = 0.5
+        let started = Date()
+        let error = await #expect(throws: EndpointError.self) {
+            try await At<Echo>(path: "slow?seconds=30").call(on: server)
+        }
+        #expect((error?.underlyingError as? URLError)?.code == .timedOut)
+        #expect(Date().timeIntervalSince(started) < 20)  // not the server's 30 s
+    }
+
+    struct Endless: Endpoint {
+        var endpoint: Restful { Restful(.get, "stream/endless/{key}") }
+        let key: String
+        var every = 0.02
+        struct Tick: Decodable, Sendable { let n: Int }
+        typealias ReturnPayloadType = ServerSentEvents<Tick>
+    }
+
+    struct Closed: Endpoint {
+        var endpoint: Restful { Restful(.get, "stream/closed/{key}") }
+        let key: String
+        struct ReturnPayloadType: Decodable, Sendable { let closed: Bool }
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `events stream as they come, and a break closes the connection`(kind: TransportKind) async throws {
+        let key = UUID().uuidString
+        var seen: [Int] = []
+        for try await event in try await Endless(key: key).call(on: server(kind)) {
+            seen.append(event.data.n)
+            if seen.count == 4 { break }
+        }
+        #expect(seen == [0, 1, 2, 3])
+        var closed = false
+        for _ in 0..<200 where !closed {  // up to 20 s: URLSession on Linux may take 11
+            closed = try await Closed(key: key).call(on: server(kind)).closed
+            if !closed { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        #expect(closed)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a streamed body arrives whole, in order`(kind: TransportKind) async throws {
+        struct Download: Endpoint {
+            var endpoint: Restful { Restful(.get, "stream/download/{name}") }
+            let name: String
+            let size: Int
+            typealias ReturnPayloadType = ByteStream
+        }
+        let size = 3_000_001
+        var received = Data()
+        for try await chunk in try await Download(name: UUID().uuidString, size: size).call(on: server(kind)) {
+            received.append(chunk)
+        }
+        #expect(received.count == size)
+        #expect(received.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) })
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a multipart file is uploaded from disk, with progress to the end`(kind: TransportKind) async throws {
+        struct Upload: Endpoint {
+            let endpoint = Restful(.post, "stream/upload-size", body: .multipart)
+            let file: MultipartFile
+            struct ReturnPayloadType: Decodable, Sendable { let size: Int }
+        }
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try Data(repeating: 7, count: 2_000_000).write(to: source)
+        defer { try? FileManager.default.removeItem(at: source) }
+        let reports = Reports()
+        let reply = try await Upload(file: MultipartFile(contentsOf: source)).call(on: server(kind)) { reports.add($0) }
+        #expect(reply.size > 2_000_000)
+        #expect(reports.last?.completed == Int64(reply.size))
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a closed port fails as a transport failure that says it could not connect`(kind: TransportKind) async throws {
+        let closed = Server(origin: URL(string: "http://127.0.0.1:9")!, transport: kind.transport)
+        let error = await #expect(throws: EndpointError.self) { try await At<Echo>(path: "x").call(on: closed) }
+        #expect(error?.kind == .transportFailed)
+        #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
+    }
+}
+
+/// Progress reports, from any thread.
+final class Reports: @unchecked Sendable {
+    // `lock` guards `all`.
+    private let lock = NSLock()
+    private var all: [TransferProgress] = []
+
+    func add(_ report: TransferProgress) {
+        lock.lock()
+        all.append(report)
+        lock.unlock()
+    }
+
+    var last: TransferProgress? {
+        lock.lock()
+        defer { lock.unlock() }
+        return all.last
+    }
+}
