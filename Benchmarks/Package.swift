@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "EndpointKit", path: ".."),
+        .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
@@ -40,7 +41,12 @@ let package = Package(
         // how soon a cancelled stream's server sees the close; against streaming_server.py.
         .executableTarget(
             name: "StreamingBench",
-            dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]
+            dependencies: [
+                "Contenders",
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                // The same figures over AsyncHTTPClient, side by side (issue 42).
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
+            ]
         ),
         // What MCP adds to a tool call: direct, through MCPServer.handle, and over stdio to a child.
         .executableTarget(

@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "EndpointKit", path: ".."),
+        .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -35,6 +36,8 @@ let package = Package(
                 .product(name: "EndpointKitContract", package: "EndpointKit"),  // --openapi
                 .product(name: "EndpointKitTools", package: "EndpointKit"),     // the agent loop
                 .product(name: "EndpointKitMCP", package: "EndpointKit"),       // --mcp, --mcp-http
+                // On Linux the demo's calls go over SwiftNIO (see DemoTransport.swift).
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),

@@ -5,7 +5,9 @@
 // prints one tab-separated line per figure: name, value, unit, target. Memory is the process's
 // resident set (Linux's /proc/self/status), sampled while the stream runs; its growth is the
 // largest sample minus the resident set just before the call, after a warm-up call.
+import Contenders
 import EndpointKit
+import EndpointKitAsyncHTTPClient
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -18,6 +20,8 @@ guard arguments.count >= 2, let origin = URL(string: arguments[1]) else {
 }
 let smoke = arguments.contains("--smoke")
 let server = Server(origin: origin, pathPrefix: "")
+/// The same server over AsyncHTTPClient.
+let nioServer = Server(origin: origin, pathPrefix: "", transport: AsyncHTTPClientTransport.shared)
 
 /// The resident set size in bytes (0 where /proc is missing: the figures are for Linux).
 func residentBytes() -> Int {
@@ -253,6 +257,10 @@ func downloadFromNginx() async throws {
     try await measureDownload(
         "nginx_download", StaticFile(), warmUp: StaticFile(), on: files, url: nginx.appendingPathComponent("big.bin"),
         megabytes: smoke ? 16 : 1024, withFoundation: true)
+    let nioFiles = Server(origin: nginx, pathPrefix: "", transport: AsyncHTTPClientTransport.shared, maximumResponseSize: Int.max)
+    try await measureDownload(
+        "ahc_nginx_download", StaticFile(), warmUp: StaticFile(), on: nioFiles, url: nginx.appendingPathComponent("big.bin"),
+        megabytes: smoke ? 16 : 1024)
 }
 
 /// `endpoint` downloaded by EndpointKit and `url` by `curl -o`, interleaved, median of three (one
@@ -299,11 +307,17 @@ func measureDownload<E: Endpoint>(
     report("\(prefix)_time_vs_curl", median(ours) / median(theirs), "x", target: "<= 1.15x")
 }
 
-/// When the server sees the connection closed, after the loop breaks or its task is cancelled.
+/// When the server sees the connection closed, after the loop breaks or its task is cancelled:
+/// over URLSession (10 rounds: a close there can take seconds), then over AsyncHTTPClient (40).
 func cancellation() async throws {
+    try await cancellation(on: server, prefix: "", rounds: smoke ? 2 : 10, target: "<= 1000 ms")
+    try await cancellation(on: nioServer, prefix: "ahc_", rounds: smoke ? 2 : 40, target: "<= 10 ms")
+}
+
+func cancellation(on server: Server, prefix: String, rounds: Int, target: String) async throws {
     var afterBreak: [Double] = []
     var afterCancel: [Double] = []
-    for round in 0..<(smoke ? 2 : 10) {
+    for round in 0..<rounds {
         let key = UUID().uuidString
         let stopped: Double
         if round % 2 == 0 {
@@ -336,8 +350,54 @@ func cancellation() async throws {
         let delay = closed.closed ? (closed.at - stopped) * 1000 : .infinity
         if round % 2 == 0 { afterBreak.append(delay) } else { afterCancel.append(delay) }
     }
-    report("cancel_break_to_server_close_max", afterBreak.max() ?? .nan, "ms", target: "<= 1000 ms")
-    report("cancel_task_to_server_close_max", afterCancel.max() ?? .nan, "ms", target: "<= 1000 ms")
+    report("\(prefix)cancel_break_to_server_close_max", afterBreak.max() ?? .nan, "ms", target: target)
+    report("\(prefix)cancel_task_to_server_close_max", afterCancel.max() ?? .nan, "ms", target: target)
+}
+
+/// Small JSON GETs against the benchmark server (`BENCH_ORIGIN`, Hummingbird): one at a time (the
+/// median latency) and 64 at once (requests per second), over URLSessionTransport and
+/// AsyncHTTPClientTransport in turn, three rounds interleaved, medians.
+func smallGETs() async throws {
+    guard let text = ProcessInfo.processInfo.environment["BENCH_ORIGIN"], let origin = URL(string: text) else {
+        FileHandle.standardError.write(Data("BENCH_ORIGIN is not set: small GETs are not measured\n".utf8))
+        return
+    }
+    let servers = [
+        ("urlsession", Server(origin: origin, transport: URLSessionTransport.shared)),
+        ("ahc", Server(origin: origin, transport: AsyncHTTPClientTransport.shared)),
+    ]
+    let sequential = smoke ? 10 : 300
+    let concurrent = smoke ? 128 : 6_400
+    var latency: [String: [Double]] = [:]
+    var throughput: [String: [Double]] = [:]
+    for (_, server) in servers { _ = try await EndpointKitClient.listBranches(on: server) }  // warm-up
+    for _ in 0..<(smoke ? 1 : 3) {
+        for (name, server) in servers {
+            var times: [Double] = []
+            for _ in 0..<sequential {
+                let start = now()
+                _ = try await EndpointKitClient.listBranches(on: server)
+                times.append((now() - start) * 1000)
+            }
+            latency[name, default: []].append(median(times))
+            let start = now()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<64 {
+                    group.addTask {
+                        for _ in 0..<(concurrent / 64) { _ = try await EndpointKitClient.listBranches(on: server) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            throughput[name, default: []].append(Double(concurrent) / (now() - start))
+        }
+    }
+    for (name, _) in servers {
+        report("\(name)_get_latency_median", median(latency[name] ?? []), "ms", target: "-")
+        report("\(name)_64_concurrent_gets_per_second", median(throughput[name] ?? []), "req/s", target: "-")
+    }
+    report("ahc_get_latency_vs_urlsession", median(latency["ahc"] ?? []) / median(latency["urlsession"] ?? []), "x", target: "<= 1.00x")
+    report("ahc_64_concurrent_gets_vs_urlsession", median(throughput["ahc"] ?? []) / median(throughput["urlsession"] ?? []), "x", target: ">= 1.00x")
 }
 
 /// Counts progress in steps, so that the resident set is sampled every 16 MiB, not every chunk.
@@ -359,7 +419,7 @@ let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1] }
 let repeats = arguments.firstIndex(of: "--repeat").flatMap { Int(arguments[$0 + 1]) } ?? 1
 let figures: [(String, () async throws -> Void)] = [
     ("latency", latency), ("events", events), ("one-write", oneWriteEvents), ("jsonl", jsonLines), ("download", download), ("nginx", downloadFromNginx),
-    ("cancel", cancellation), ("cancel-behind", cancelFarBehind),
+    ("cancel", cancellation), ("cancel-behind", cancelFarBehind), ("small-gets", smallGETs),
 ]
 do {
     for (name, measure) in figures where only == nil || only == name {

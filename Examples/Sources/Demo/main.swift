@@ -95,7 +95,7 @@ let arguments = CommandLine.arguments
 if let flag = arguments.firstIndex(of: "--openapi") {
     // The OpenAPI 3.1 document of the demo's endpoints, derived from their structs.
     let origin = flag + 1 < arguments.count ? URL(string: arguments[flag + 1]) : nil
-    let server = Server(origin: origin ?? URL(string: "http://127.0.0.1:8080")!, errorPayloadType: DemoError.self)
+    let server = Server(origin: origin ?? URL(string: "http://127.0.0.1:8080")!, transport: demoTransport, errorPayloadType: DemoError.self)
     let document = try OpenAPIDocument(
         title: "EndpointKit demo", version: "1.0", description: "The endpoints of EndpointKit's README, served by Demo's embedded server.",
         servers: [server], endpoints: demoEndpoints)
@@ -126,17 +126,17 @@ if let flag = arguments.firstIndex(of: "--openapi") {
         print("usage: Demo [--origin URL | --stubbed | --openapi [ORIGIN] | --mcp | --mcp-http]")
         exit(2)
     }
-    Server.default = Server(origin: origin, middlewares: [RequestLogger { print("    log: \($0)") }])
+    Server.default = Server(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])
     await printCalls()
 } else {
     try await DemoServer.withServer { origin in
         print("Demo server listening on \(origin)\n")
         // Once, at start-up. The logger prints one line per request and per response.
-        Server.default = Server(origin: origin, middlewares: [RequestLogger { print("    log: \($0)") }])
+        Server.default = Server(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])
         await printCalls()
         print()
         do {
-            Server.default = Server(origin: origin)  // the agent's calls without the logger's lines
+            Server.default = Server(origin: origin, transport: demoTransport)  // the agent's calls without the logger's lines
             try await runAgent()
         } catch {
             print("Agent failed: \(error)")

@@ -66,7 +66,7 @@ extension ByteStream {
     /// ```
     ///
     /// - Parameters:
-    ///   - bufferingUpTo: How many bytes the reader may be behind before the producer waits.
+    ///   - limit: How many bytes the reader may be behind before the producer waits.
     ///   - idleTimeout: The longest the reader waits for a chunk, in seconds, before the stream
     ///     fails with `URLError(.timedOut)`; usually ``TransportContext/idleTimeout``.
     ///   - onCancel: Called once when the reader goes away or the stream fails (a `break`, a

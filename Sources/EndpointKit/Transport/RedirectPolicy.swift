@@ -57,7 +57,11 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// ```
     ///
     /// - Parameters:
+    ///   - response: The answer, a redirect or not.
+    ///   - request: The request it answers, as it was sent.
     ///   - redirectsSoFar: How many redirects this call has already followed.
+    ///   - credentials: The call's credential names (``TransportContext/credentials``), left
+    ///     behind when the redirect leaves the origin.
     /// - Throws: ``TransportRefusal/redirect(location:reason:response:)`` for a `Location` that is
     ///   not followed; `URLError(.httpTooManyRedirects)` past ``maximumRedirects``.
     public func redirection(
