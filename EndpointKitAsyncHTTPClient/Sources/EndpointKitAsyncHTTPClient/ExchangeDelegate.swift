@@ -168,6 +168,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, Sendable {
             case .invalidURL, .emptyHost, .emptyScheme: code = .badURL
             default: code = .cannotParseResponse
             }
+        } else if let parser = error as? HTTPParserError {
+            // The connection closed before the body's declared end: a body cut off.
+            code = parser == .invalidEOFState ? .networkConnectionLost : .cannotParseResponse
         } else if error is NIOConnectionError || error is ChannelError || error is IOError {
             code = .cannotConnectToHost
         } else {

@@ -194,6 +194,33 @@ struct Echo: Decodable, Sendable {
     }
 
     @Test(arguments: TransportKind.allCases)
+    func `a gzip body is decoded and counted after decoding; a cut body fails as a lost connection`(kind: TransportKind) async throws {
+        var server = server(kind)
+        #expect(try await At<Data>(path: "gzip-bomb?mb=2").call(on: server) == Data(count: 2 << 20))
+        server.maximumResponseSize = 1 << 20
+        let bomb = await #expect(throws: EndpointError.self) { try await At<Data>(path: "gzip-bomb?mb=8").call(on: server) }
+        #expect(bomb?.kind == .responseTooLarge)
+        let cut = await #expect(throws: EndpointError.self) { try await At<Data>(path: "cut?sent=10&declared=100").call(on: server) }
+        #expect(cut?.kind == .transportFailed)
+        #expect((cut?.underlyingError as? URLError)?.code == .networkConnectionLost, "\(String(describing: cut?.underlyingError))")
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `a Basic challenge is an ordinary 401, body included`(kind: TransportKind) async throws {
+        let error = await #expect(throws: EndpointError.self) { try await At<Echo>(path: "basic-auth").call(on: server(kind)) }
+        #expect(error?.statusCode == 401)
+        #expect(error?.response?.value(forHTTPHeaderField: "WWW-Authenticate")?.hasPrefix("Basic") == true)
+    }
+
+    @Test(arguments: TransportKind.allCases)
+    func `cancelling a call in flight ends it with CancellationError`(kind: TransportKind) async throws {
+        let call = Task { try await At<Echo>(path: "slow?seconds=30").call(on: server(kind)) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+    }
+
+    @Test(arguments: TransportKind.allCases)
     func `a closed port fails as a transport failure that says it could not connect`(kind: TransportKind) async throws {
         let closed = Server(origin: URL(string: "http://127.0.0.1:9")!, transport: kind.transport)
         let error = await #expect(throws: EndpointError.self) { try await At<Echo>(path: "x").call(on: closed) }
