@@ -15,6 +15,8 @@ on a free port of 127.0.0.1. Prints "READY <port>" and serves until standard inp
                              {"closed": bool, "at": the time the server saw the connection closed}
 """
 import json
+import socket
+import select
 import os
 import sys
 import threading
@@ -103,7 +105,11 @@ class Handler(BaseHTTPRequestHandler):
                         self.wfile.write(b'data: {"n": %d}\n\n' % n)
                         self.wfile.flush()
                         n += 1
-                        time.sleep(0.01)
+                        # Between events, watch the socket: the client's close (FIN or RST) is seen
+                        # when it happens, not at the next write that fails (20 ms later or more).
+                        readable, _, _ = select.select([self.connection], [], [], 0.01)
+                        if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                            raise OSError("the client closed the connection")
                 except OSError:
                     with LOCK:
                         CLOSED[key] = time.time()
