@@ -50,10 +50,13 @@ final class PeakMemory: @unchecked Sendable {
 }
 
 func report(_ name: String, _ value: Double, _ unit: String, target: String) {
-    // A target "<= N unit" gets its verdict in this run; "-" is a figure only.
+    // A target "<= N unit" or ">= N unit" gets its verdict in this run; "-" is a figure only.
     var verdict = ""
-    if target.hasPrefix("<= "), let limit = Double(target.dropFirst(3).split(separator: " ").first?.trimmingCharacters(in: CharacterSet(charactersIn: "x")) ?? "") {
+    let bound = target.dropFirst(3).split(separator: " ").first?.trimmingCharacters(in: CharacterSet(charactersIn: "x")) ?? ""
+    if target.hasPrefix("<= "), let limit = Double(bound) {
         verdict = value <= limit ? "met" : "MISSED"
+    } else if target.hasPrefix(">= "), let limit = Double(bound) {
+        verdict = value >= limit ? "met" : "MISSED"
     }
     FileHandle.standardOutput.write(Data("\(name)\t\(String(format: "%.2f", value))\t\(unit)\t\(target)\t\(verdict)\n".utf8))
 }
