@@ -126,8 +126,9 @@ public final class ReplayTransport: HTTPTransport {
             sent = .data(bytes)
         case nil: bytes = Data()
         }
+        let redaction = redaction.adding(context.credentials)
         guard let transport = mode.recordedTransport else {
-            let (answer, response) = try replay(request, body: bytes)
+            let (answer, response) = try replay(request, body: bytes, redaction: redaction)
             return (.data(answer), response)
         }
         let (answer, response) = try await transport.send(request, body: sent, context: context)
@@ -171,7 +172,7 @@ public final class ReplayTransport: HTTPTransport {
 
     // MARK: - Replaying
 
-    private func replay(_ request: URLRequest, body: Data) throws -> (Data, HTTPURLResponse) {
+    private func replay(_ request: URLRequest, body: Data, redaction: Redaction) throws -> (Data, HTTPURLResponse) {
         let method = request.httpMethod ?? "GET"
         let url = redaction.redactedURL(request.url)
         let requestBody = RecordedBody(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), redaction: redaction)

@@ -142,6 +142,28 @@ import Testing
         }
     }
 
+    @Test func `a credential an authorization middleware registered is redacted, whatever its name`() async throws {
+        try await withDirectory { directory in
+            let stubs = StubTransport()
+            stubs.on(Counter.self, json: #"{"value":1}"#)
+            let recorder = ReplayTransport(directory: directory, mode: .record(wrapping: stubs))
+            let key = APIKeyAuthorization(queryParameter: "appid", value: "appid-secret-1")
+            let header = APIKeyAuthorization(header: "X-Tenant", value: "tenant-secret-2")
+            _ = try await Counter().call(on: server(recorder, middlewares: [key, header]))
+
+            let all = try files(in: directory).map { try text(of: $0, in: directory) }.joined()
+            #expect(!all.contains("appid-secret-1"))
+            #expect(!all.contains("tenant-secret-2"))
+            #expect(all.contains("counter?appid=<redacted>"))
+            #expect(all.contains(#""X-Tenant" : "<redacted>""#))
+
+            // Replayed with another key: it matches, because the key is compared redacted.
+            let player = ReplayTransport(directory: directory, mode: .replay)
+            let again = APIKeyAuthorization(queryParameter: "appid", value: "another")
+            #expect(try await Counter().call(on: server(player, middlewares: [again, header])).value == 1)
+        }
+    }
+
     @Test func `a request matches by method, URL and body; JSON key order does not matter`() async throws {
         try await withDirectory { directory in
             let stubs = StubTransport()

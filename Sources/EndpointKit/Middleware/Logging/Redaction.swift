@@ -10,8 +10,10 @@ import Foundation
 ///   `auth_token`, `session_id`, `X-CSRF-Token`, `X-Signature` are secret;
 /// - or one word is a short secret word (`key`, `pin`, `otp`, `auth`, `sig`, `pwd`, …), or `code`
 ///   alone or after `auth`, `verification`, `otp`, … (`code`, `auth_code`, not `country_code`);
-/// - or it is a name the app passed to ``RequestLogger`` or an authorization middleware
-///   registered for the call (`APIKeyAuthorization(queryParameter: "appid")`).
+/// - or it is a name the app passed to ``RequestLogger``, or one of the call's ``credentials``
+///   (the names authorization middlewares registered, `APIKeyAuthorization(queryParameter: "appid")`,
+///   which a middleware reads as ``MiddlewareContext/credentials`` and a transport as
+///   ``TransportContext/credentials``).
 package struct Redaction: Sendable {
     package static let placeholder = "<redacted>"
 
@@ -34,8 +36,20 @@ package struct Redaction: Sendable {
     /// More names from the app, as word lists.
     let extraNames: Set<String>
 
-    package init(fields: Set<String>) {
+    /// The call's registered credentials: secret whatever their names say.
+    package var credentials: CredentialNames
+
+    package init(fields: Set<String>, credentials: CredentialNames = CredentialNames()) {
         extraNames = Set(fields.map { Self.words(of: $0).joined() })
+        self.credentials = credentials
+    }
+
+    /// This redaction, hiding `credentials` as well: for one call.
+    package func adding(_ credentials: CredentialNames) -> Redaction {
+        var copy = self
+        copy.credentials.headers.formUnion(credentials.headers)
+        copy.credentials.queryParameters.formUnion(credentials.queryParameters)
+        return copy
     }
 
     /// `user[newPassword]` → `["user", "new", "password"]`.
@@ -62,8 +76,8 @@ package struct Redaction: Sendable {
     }
 
     /// Whether `name` (a header, query parameter or body field) names a secret in this call.
-    package func redacts(_ name: String, scope: CallScope = .current) -> Bool {
-        if scope.credentials.headers.contains(name.lowercased()) || scope.credentials.containsQueryParameter(name) {
+    package func redacts(_ name: String) -> Bool {
+        if credentials.containsHeader(name) || credentials.containsQueryParameter(name) {
             return true
         }
         let words = Self.words(of: name)

@@ -65,18 +65,19 @@ public struct RequestLogger: Middleware {
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         let method = request.httpMethod ?? "GET"
+        let redaction = redaction.adding(context.credentials)  // what authorization registered
         let target = redaction.pathAndQuery(of: request.url)
         var line = "--> \(method) \(target)" + (body?.count.map { " (\($0)-byte body)" } ?? "")
         if verbose {
-            line += headerLines(request.allHTTPHeaderFields ?? [:])
+            line += headerLines(request.allHTTPHeaderFields ?? [:], redaction)
             if case .data(let bytes) = body {
-                line += bodyLines(bytes, contentType: request.value(forHTTPHeaderField: "Content-Type"))
+                line += bodyLines(bytes, contentType: request.value(forHTTPHeaderField: "Content-Type"), redaction)
             }
         }
         sink(line)
         if logsCURL {
             let bytes: Data? = if case .data(let bytes) = body { bytes } else { nil }
-            sink(curlCommand(for: request, body: bytes))
+            sink(curlCommand(for: request, body: bytes, credentials: context.credentials))
         }
 
         let started = DispatchTime.now().uptimeNanoseconds
@@ -91,9 +92,9 @@ public struct RequestLogger: Middleware {
             if verbose {
                 var headers: [String: String] = [:]
                 for case (let name as String, let value as String) in response.allHeaderFields { headers[name] = value }
-                line += headerLines(headers)
+                line += headerLines(headers, redaction)
                 if case .data(let bytes) = answer {
-                    line += bodyLines(bytes, contentType: response.value(forHTTPHeaderField: "Content-Type"))
+                    line += bodyLines(bytes, contentType: response.value(forHTTPHeaderField: "Content-Type"), redaction)
                 }
             }
             sink(line)
@@ -112,7 +113,14 @@ public struct RequestLogger: Middleware {
     /// print(RequestLogger().curlCommand(for: request, body: json))
     /// // curl -X POST 'https://example.com/api/v2/purchase_cheer' -H 'Authorization: <redacted>' …
     /// ```
-    public func curlCommand(for request: URLRequest, body: Data? = nil) -> String {
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - body: Its body; `request.httpBody` when `nil`.
+    ///   - credentials: More header and query names to hide whatever they are called: in a
+    ///     middleware, pass `context.credentials`, the names the call's authorization registered.
+    public func curlCommand(for request: URLRequest, body: Data? = nil, credentials: CredentialNames = CredentialNames()) -> String {
+        let redaction = redaction.adding(credentials)
         var parts = ["curl"]
         let method = request.httpMethod ?? "GET"
         if method != "GET" { parts.append(method == "HEAD" ? "--head" : "-X \(method)") }
@@ -126,13 +134,13 @@ public struct RequestLogger: Middleware {
         return parts.joined(separator: " ")
     }
 
-    private func headerLines(_ headers: [String: String]) -> String {
+    private func headerLines(_ headers: [String: String], _ redaction: Redaction) -> String {
         headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
             "\n    \(name): \(redaction.redacts(name) ? Redaction.placeholder : value)"
         }.joined()
     }
 
-    private func bodyLines(_ body: Data?, contentType: String?) -> String {
+    private func bodyLines(_ body: Data?, contentType: String?, _ redaction: Redaction) -> String {
         guard let body, !body.isEmpty else { return "" }
         return "\n    " + redaction.body(body, contentType: contentType, limit: bodyLimit)
     }
