@@ -30,7 +30,8 @@ import NIOPosix
 /// decode content encodings other than gzip and deflate.
 ///
 /// A transport made with ``init(configuration:eventLoopGroup:redirectPolicy:)`` owns its client:
-/// call ``shutdown()`` once it is no longer used. ``shared`` lives as long as the process.
+/// call ``shutdown()`` once it is no longer used, to know when its connections are closed. One
+/// dropped without it shuts its client down on its way out. ``shared`` lives as long as the process.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// One transport for the whole process, on NIO's shared event loops; never shut down.
     ///
@@ -87,6 +88,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// ```
     public func shutdown() async throws {
         try await client.shutdown()
+    }
+
+    // A transport dropped without `shutdown()` shuts its client down, which keeps itself alive
+    // until its connections are closed. AsyncHTTPClient's client stops a debug build when it is
+    // released still running ("Client not shut down before the deinit"); a transport an app or a
+    // test makes and lets go must not. After `shutdown()`, this one fails quietly (already shut).
+    deinit {
+        _ = client.shutdown()
     }
 
     /// Sends `request` with `body`, following redirects by ``redirectPolicy``.

@@ -229,6 +229,22 @@ struct Echo: Decodable, Sendable {
     }
 }
 
+/// What only AsyncHTTPClientTransport has: a client it owns.
+@Suite struct AsyncHTTPClientTransportLifetimeTests {
+    /// AsyncHTTPClient's own client stops a debug build when it is released still running; the
+    /// transport shuts it down on its way out instead (this test crashed the process before).
+    @Test func `a transport let go without shutdown() shuts its client down instead of stopping the process`() async throws {
+        let loopback = try await Loopback.ready()
+        for _ in 0..<3 {
+            let transport = AsyncHTTPClientTransport()
+            let server = Server(origin: loopback.origin, pathPrefix: "", transport: transport, decoder: JSONDecoder())
+            #expect(try await TransportSuiteTests.At<Echo>(path: "echo").call(on: server).method == "GET")
+        }
+        let shutDown = AsyncHTTPClientTransport()
+        try await shutDown.shutdown()  // and the deinit after it is quiet
+    }
+}
+
 /// Progress reports, from any thread.
 final class Reports: @unchecked Sendable {
     // `lock` guards `all`.
