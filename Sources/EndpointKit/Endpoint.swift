@@ -364,6 +364,11 @@ extension Endpoint {
                 kind: .responseTooLarge, endpoint: endpoint,
                 reason: "the response body is larger than \(limit) bytes, so the call was stopped (raise Server.maximumResponseSize, or the endpoint's static maximumResponseSize, if it is expected)",
                 request: request, response: response, underlyingError: error)
+        case .streamAlreadyRead:
+            return EndpointError(
+                kind: .invalidRequest, endpoint: endpoint,
+                reason: "a middleware passed a request body stream that was already sent or read; a stream from the network is read once, so a body sent again (a retry) must be .data or ByteStream(contentsOf:)",
+                request: request, underlyingError: error)
         case nil:
             let detail = (error as? URLError)?.explanation ?? "\(error)"
             return EndpointError(

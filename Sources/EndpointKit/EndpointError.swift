@@ -209,7 +209,7 @@ extension EndpointError {
         public static let paginationFailed = Kind(description: "paginationFailed")
         /// The server reported an error in the middle of a streamed answer: an event of one of the
         /// ``StreamingOptions/errorEventTypes``, or an element that decodes as the error payload
-        /// (in ``EndpointError/errorPayload``).
+        /// (in ``EndpointError/errorPayload``); or a streamed answer was read a second time.
         public static let streamError = Kind(description: "streamError")
         /// A JSON Schema or OpenAPI document could not be derived: a type's decoding cannot be
         /// observed (``endpoint`` names the type, ``reason`` says why and how to describe it by

@@ -35,7 +35,7 @@ public struct ByteStream: AsyncSequence, Sendable {
             self.buffer = buffer
         }
 
-        /// Whether this is the first claim on the stream's one pass (a request body sent from it).
+        /// Whether this is the first claim on the stream's one pass: its first reader.
         func claim() -> Bool {
             claimed.withLock { claimed in
                 defer { claimed = true }
@@ -155,7 +155,8 @@ public struct ByteStream: AsyncSequence, Sendable {
             deinit { owner.buffer.cancel() }
         }
 
-        let reader: Reader
+        /// `nil` for a second reader of a one-pass stream, which only fails.
+        let reader: Reader?
         let failure: @Sendable (any Error) -> any Error
 
         /// Leaves the connection to the server for a second, then closes it: for a stream that
@@ -173,6 +174,7 @@ public struct ByteStream: AsyncSequence, Sendable {
 
         /// The next chunk, or `nil` at the end of the body.
         public mutating func next() async throws -> Data? {
+            guard let reader else { throw failure(TransportRefusal.streamAlreadyRead) }
             do {
                 return try await reader.owner.buffer.next()
             } catch is CancellationError {
@@ -185,10 +187,16 @@ public struct ByteStream: AsyncSequence, Sendable {
 
     /// Starts reading; a stream from the network has one reader, a stream of a file reads it from
     /// its start each time.
+    ///
+    /// A second reader of a one-pass stream (one from the network, a producer or a sequence) gets
+    /// nothing from it: its first `next()` throws ``TransportRefusal/streamAlreadyRead``, wrapped
+    /// like the stream's other failures. Its bytes went to the first reader; an empty body in their
+    /// place would be data silently lost.
     public func makeAsyncIterator() -> AsyncIterator {
         if let file {
             return ByteStream(FileChunks(url: file.url)).failing(with: failure).makeAsyncIterator()
         }
+        guard owner.claim() else { return AsyncIterator(reader: nil, failure: failure) }
         return AsyncIterator(reader: AsyncIterator.Reader(owner: owner), failure: failure)
     }
 

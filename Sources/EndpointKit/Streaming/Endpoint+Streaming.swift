@@ -81,6 +81,12 @@ extension Endpoint {
 
     /// The error a stream ends with, naming the call.
     static func streamFailure(_ error: any Error, request: URLRequest, response: HTTPURLResponse) -> any Error {
+        if case .streamAlreadyRead? = error as? TransportRefusal {
+            return EndpointError(
+                kind: .streamError, endpoint: ResponseDecoder.label(for: request),
+                reason: "the streamed answer was read a second time; a stream is read once, by one loop, so keep what the first one read",
+                request: request, response: response, underlyingError: error)
+        }
         guard let urlError = error as? URLError else {
             return transportFailure(error, request: request)
         }

@@ -5,8 +5,8 @@ import FoundationNetworking
 
 /// A transport's refusal to go on with an exchange, for the caller's safety. EndpointKit turns it
 /// into an ``EndpointError`` of the matching kind (``EndpointError/Kind/redirectRefused``,
-/// ``EndpointError/Kind/responseTooLarge``) that names the call, which a ``RetryPolicy`` does not
-/// retry.
+/// ``EndpointError/Kind/responseTooLarge``, ``EndpointError/Kind/invalidRequest``) that names the
+/// call, which a ``RetryPolicy`` does not retry.
 ///
 /// A transport of your own throws these where ``URLSessionTransport`` does:
 ///
@@ -19,4 +19,7 @@ public enum TransportRefusal: Error, Sendable {
     case redirect(location: String, reason: String, response: HTTPURLResponse)
     /// The response body grew past `limit` bytes (after decompression).
     case tooLarge(limit: Int, response: HTTPURLResponse?)
+    /// A one-pass ``ByteStream`` was read a second time: a request body stream a middleware made,
+    /// sent again by a retry, say. Its second reader gets this error instead of an empty body.
+    case streamAlreadyRead
 }

@@ -182,7 +182,7 @@ public final class URLSessionTransport: HTTPTransport {
             if let file = stream.fileURL {
                 bodyFile = file
             } else {
-                spooled = try await Self.spool(stream, for: request)
+                spooled = try await Self.spool(stream)
                 bodyFile = spooled?.url
             }
         case nil:
@@ -200,13 +200,8 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Writes a stream a middleware made to a temporary file, which URLSession uploads from.
-    private static func spool(_ stream: ByteStream, for request: URLRequest) async throws -> TemporaryFile {
-        guard stream.owner.claim() else {
-            throw EndpointError(
-                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
-                reason: "a middleware passed a request body stream that was already sent or read; a stream from the network is read once, so a body sent again (a retry) must be .data or ByteStream(contentsOf:)",
-                request: request)
-        }
+    private static func spool(_ stream: ByteStream) async throws -> TemporaryFile {
+        // A stream already sent or read throws `TransportRefusal.streamAlreadyRead` at its first chunk.
         let file = try TemporaryFile()
         let handle = try FileHandle(forWritingTo: file.url)
         defer { try? handle.close() }

@@ -49,4 +49,29 @@ import Testing
         #expect(error?.code == .networkConnectionLost)
         #expect(received == Data("a".utf8))
     }
+
+    @Test func `a second reader of a one-pass stream fails, and the first reads on undisturbed`() async throws {
+        let (stream, producer) = ByteStream.makeStream()
+        var first = stream.makeAsyncIterator()
+        await producer.write(Data("a".utf8))
+        #expect(try await first.next() == Data("a".utf8))
+        var second = stream.makeAsyncIterator()
+        await #expect(throws: TransportRefusal.self) { _ = try await second.next() }
+        await producer.write(Data("b".utf8))
+        producer.finish()
+        #expect(try await first.next() == Data("b".utf8))
+        #expect(try await first.next() == nil)
+        // Read whole and then again: an error, not an empty body.
+        let once = ByteStream(Data("once".utf8))
+        #expect(try await once.collect(upTo: 100) == Data("once".utf8))
+        let refusal = await #expect(throws: TransportRefusal.self) { _ = try await once.collect(upTo: 100) }
+        guard case .streamAlreadyRead? = refusal else { Issue.record("\(String(describing: refusal))"); return }
+        // A file's stream reads it from its start each time.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("twice-\(UUID().uuidString)")
+        try Data("file".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let fromFile = ByteStream(contentsOf: file)
+        #expect(try await fromFile.collect(upTo: 100) == Data("file".utf8))
+        #expect(try await fromFile.collect(upTo: 100) == Data("file".utf8))
+    }
 }

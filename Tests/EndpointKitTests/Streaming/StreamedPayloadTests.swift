@@ -90,6 +90,17 @@ import Testing
         #expect(rows == [1, 2])
     }
 
+    @Test func `a streamed answer read a second time fails naming the call, instead of ending empty`() async throws {
+        let transport = ClosureTransport { _ in (200, ["Content-Type": "application/octet-stream"], "body") }
+        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport)
+        let stream = try await Bytes().call(on: server)
+        #expect(try await stream.collect(upTo: 100) == Data("body".utf8))
+        let error = await #expect(throws: EndpointError.self) { _ = try await stream.collect(upTo: 100) }
+        #expect(error?.kind == .streamError)
+        #expect(error?.reason.contains("read a second time") == true, "\(error?.reason ?? "")")
+        #expect(error?.operationID == "StreamedPayloadTests.Bytes")
+    }
+
     @Test func `JSON Lines split anywhere across chunks decode the same`() async throws {
         let body = Data("{\"n\":1}\r\n\n{\"n\":22}\n{\"n\":333}".utf8)
         for cut in 1..<body.count {
