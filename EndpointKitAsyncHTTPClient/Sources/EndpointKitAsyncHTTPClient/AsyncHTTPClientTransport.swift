@@ -133,7 +133,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let outgoing = try HTTPClient.Request(
             url: url.absoluteString, method: HTTPMethod(rawValue: request.httpMethod ?? "GET"),
             headers: headers, body: upload.body(on: eventLoopGroup))
-        let deadline = context.deadline.map { NIODeadline.uptimeNanoseconds($0.uptimeNanoseconds) }
+        // AsyncHTTPClient's deadline bounds the whole exchange, body included. A streamed answer
+        // may flow for longer than the call's timeout (a chat, a download, a reader that pauses):
+        // its deadline is for the head only, which EndpointKit enforces itself by cancelling.
+        let deadline = context.streamsResponse ? nil : context.deadline.map { NIODeadline.uptimeNanoseconds($0.uptimeNanoseconds) }
         let delegate = ExchangeDelegate(url: url, context: context, uploadSize: upload.size)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -94,11 +94,13 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, Sendable {
             headerFields: fields) else {
             return task.eventLoop.makeFailedFuture(URLError(.badServerResponse))
         }
-        if let limit = context.maximumResponseSize, let declared = head.headers.first(name: "Content-Length").flatMap(Int.init),
-           declared > limit, (head.headers.first(name: "Content-Encoding") ?? "identity").lowercased() == "identity" {
-            return task.eventLoop.makeFailedFuture(TransportRefusal.tooLarge(limit: limit, response: response))
-        }
+        // The size limit is for answers read whole. A streamed 2xx (an event stream, a download)
+        // is read piece by piece, as over URLSessionTransport, so it has none.
         guard context.streamsResponse, (200..<300).contains(response.statusCode) else {
+            if let limit = context.maximumResponseSize, let declared = head.headers.first(name: "Content-Length").flatMap(Int.init),
+               declared > limit, (head.headers.first(name: "Content-Encoding") ?? "identity").lowercased() == "identity" {
+                return task.eventLoop.makeFailedFuture(TransportRefusal.tooLarge(limit: limit, response: response))
+            }
             state.withLock { $0.response = response }
             return task.eventLoop.makeSucceededVoidFuture()
         }
@@ -115,10 +117,11 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let (producer, response, overLimit) = state.withLock { state -> (ByteStream.Producer?, HTTPURLResponse?, Int?) in
+            if let producer = state.producer { return (producer, state.response, nil) }
             state.received += buffer.readableBytes
             if let limit = context.maximumResponseSize, state.received > limit { return (nil, state.response, limit) }
-            if state.producer == nil { state.body.append(contentsOf: buffer.readableBytesView) }
-            return (state.producer, state.response, nil)
+            state.body.append(contentsOf: buffer.readableBytesView)
+            return (nil, state.response, nil)
         }
         if let limit = overLimit {
             return task.eventLoop.makeFailedFuture(TransportRefusal.tooLarge(limit: limit, response: response))

@@ -160,6 +160,20 @@ struct Echo: Decodable, Sendable {
         #expect(closed)
     }
 
+    /// The call's timeout bounds the wait for a streamed answer's head, not the stream: over
+    /// AsyncHTTPClient it cut every stream at the timeout (its deadline covers the whole body).
+    @Test(arguments: TransportKind.allCases)
+    func `a stream flows on past the call's timeout`(kind: TransportKind) async throws {
+        var server = server(kind)
+        server.timeout = 3
+        var seen: [Int] = []
+        for try await event in try await Endless(key: UUID().uuidString, every: 0.8).call(on: server) {
+            seen.append(event.data.n)
+            if seen.count == 8 { break }  // about 6.4 s: twice the timeout
+        }
+        #expect(seen == Array(0..<8))
+    }
+
     @Test(arguments: TransportKind.allCases)
     func `a streamed body arrives whole, in order`(kind: TransportKind) async throws {
         struct Download: Endpoint {

@@ -29,8 +29,10 @@ public struct TransportContext: Sendable {
     /// When the attempt must have its answer's head, in the system's uptime clock (the clock of
     /// `DispatchTime.now()`); `nil` for no limit. EndpointKit cancels the attempt when it passes.
     public var deadline: DispatchTime?
-    /// The most response body bytes (after decompression) to accept; `nil` for no limit. A
-    /// transport that does not count may return more: EndpointKit then fails the call.
+    /// The most response body bytes (after decompression) to accept in an answer read whole;
+    /// `nil` for no limit. A transport that does not count may return more: EndpointKit then
+    /// fails the call. A 2xx answer returned as a stream (see ``streamsResponse``) is read piece
+    /// by piece and has no such limit.
     public var maximumResponseSize: Int?
     /// The longest a streamed body may stay silent while its reader waits, in seconds.
     public var idleTimeout: TimeInterval?
