@@ -34,5 +34,21 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // EndpointKit's whole integration suite (the root's `Tests/EndpointKitIntegrationTests`,
+        // reached through the `Suite` link) over AsyncHTTPClientTransport: only the file that
+        // chooses the transport is this package's own.
+        .testTarget(
+            name: "IntegrationSuite",
+            dependencies: [
+                "EndpointKitAsyncHTTPClient",
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitTesting", package: "EndpointKit"),
+                .product(name: "EndpointKitContract", package: "EndpointKit"),
+                .product(name: "EndpointKitTools", package: "EndpointKit"),
+                .product(name: "EndpointKitMCP", package: "EndpointKit"),
+            ],
+            exclude: ["Suite/Server", "Suite/IntegrationTransport.swift"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ]
 )

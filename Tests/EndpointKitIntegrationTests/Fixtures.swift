@@ -31,7 +31,7 @@ extension LoopbackServer {
     func server(
         pathPrefix: String = "",
         headers: [String: String] = ["User-Agent": Server.userAgent],
-        transport: any HTTPTransport = URLSessionTransport.shared
+        transport: any HTTPTransport = IntegrationTransport.shared
     ) -> Server {
         Server(origin: origin, pathPrefix: pathPrefix, transport: transport, decoder: JSONDecoder(), headers: headers)
     }

@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func `a server that trickles bytes cannot hold a call past its timeout`() async throws {
-        var server = loopback.server(transport: URLSessionTransport())
+        var server = loopback.server(transport: IntegrationTransport.make())
         server.timeout = 1
         let clock = ContinuousClock()
         let started = clock.now
@@ -75,7 +75,7 @@ import Testing
     /// With URLSession's default of 6 connections per host, calls 7 to 30 would wait in its queue
     /// with their clocks running: the server would never hold more than 6 at once.
     @Test func `30 concurrent slow calls are all sent at once`() async throws {
-        var server = loopback.server(transport: URLSessionTransport())
+        var server = loopback.server(transport: IntegrationTransport.make())
         server.decoder = Server.makeDecoder()
         let api = server
         let key = UUID().uuidString
@@ -100,7 +100,7 @@ import Testing
 
     @Test func `a body cut off mid-way is a lost connection`() async throws {
         let error = try await #require(throws: EndpointError.self) {
-            try await Cut(sent: 10, declared: 1000).call(on: loopback.server(transport: URLSessionTransport()))
+            try await Cut(sent: 10, declared: 1000).call(on: loopback.server(transport: IntegrationTransport.make()))
         }
         #expect(error.kind == .transportFailed)
         #expect((error.underlyingError as? URLError)?.code == .networkConnectionLost)
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func `a cut-off GET is retried`() async throws {
-        var server = loopback.server(transport: URLSessionTransport())
+        var server = loopback.server(transport: IntegrationTransport.make())
         server.middlewares = [RetryPolicy(initialDelay: 0.01, jitter: 0)]
         #expect(try await FlakyCut(key: UUID().uuidString, fail: 1).call(on: server).attempts == 2)
     }

@@ -36,7 +36,7 @@ struct LoopbackServer: Sendable {
     /// (an endpoint family's `server`) read by tests that started it first.
     static var current: LoopbackServer? { readyServer.withLock { $0 } }
 
-    private static let readyServer = Locked<LoopbackServer?>(nil)
+    private static let readyServer = Protected<LoopbackServer?>(nil)
     private static let started = Result { try RunningLoopbackServer() }
 
     /// A server of its own, for a test that stops it (`RunningLoopbackServer.stop()`), started on a

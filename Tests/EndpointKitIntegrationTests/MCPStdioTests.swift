@@ -45,7 +45,7 @@ private struct SlowCall: Endpoint, Decodable {
     /// input and output; elsewhere it returns at once.
     @Test func `MCP stdio child`() async throws {
         guard let origin = ProcessInfo.processInfo.environment[Self.originVariable].flatMap(URL.init(string:)) else { return }
-        let server = Server(origin: origin, pathPrefix: "", decoder: JSONDecoder())
+        let server = Server(origin: origin, pathPrefix: "", transport: IntegrationTransport.shared, decoder: JSONDecoder())
         let tools = EndpointTools([EchoQuery.self, EchoCreate.self, SlowCall.self, NumberPage.self], on: server)
         try await MCPServer(name: "loopback", version: "1.0", tools: tools).run()
     }
@@ -66,16 +66,16 @@ private struct SlowCall: Endpoint, Decodable {
             process.standardError = errors
             try process.run()
             // Standard error is read on another thread, so that a child filling it cannot block.
-            let problems = Locked(Data())
+            let problems = Protected(Data())
             let read = DispatchSemaphore(value: 0)
             Thread {
-                problems.value = errors.fileHandleForReading.readDataToEndOfFile()
+                problems.current = errors.fileHandleForReading.readDataToEndOfFile()
                 read.signal()
             }.start()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             read.wait()
-            return (data, String(decoding: problems.value, as: UTF8.self))
+            return (data, String(decoding: problems.current, as: UTF8.self))
         }
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "the client failed: \(problems.suffix(3000))")
 

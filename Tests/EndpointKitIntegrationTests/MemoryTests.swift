@@ -76,7 +76,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)), arguments: [false, true])
     func `a 1 GB body stops at the size limit and memory stays bounded`(chunked: Bool) async throws {
-        let server = loopback.server(transport: URLSessionTransport())
+        let server = loopback.server(transport: IntegrationTransport.make())
         let growth = try await memoryGrowth { _ = try await Big(mb: 1024, chunked: chunked).call(on: server) }
         print(String(format: "1 GB body (%@) against the 16 MiB limit: client RSS grew %.1f MB",
                      chunked ? "chunked" : "Content-Length", Double(growth) / 1e6))
@@ -89,7 +89,7 @@ import Testing
     /// run; the delegate queue's back-pressure keeps the inflated chunks from piling up meanwhile.
     @Test(.timeLimit(.minutes(2)))
     func `a gzip bomb is counted after decompression and stopped with memory bounded`() async throws {
-        let server = loopback.server(transport: URLSessionTransport())
+        let server = loopback.server(transport: IntegrationTransport.make())
         let growth = try await memoryGrowth { _ = try await Bomb(mb: 256).call(on: server) }
         print(String(format: "256 KiB gzip body inflating to 256 MiB: client RSS grew %.1f MB", Double(growth) / 1e6))
         if MemorySampler.tracksHeldMemory {

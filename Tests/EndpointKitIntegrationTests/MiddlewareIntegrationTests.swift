@@ -18,7 +18,7 @@ import Testing
 
     /// The loopback server with EndpointKit's default coders and `middlewares`. Timing tests pass
     /// a transport of their own, so that other tests' calls do not queue in front of theirs.
-    func server(_ middlewares: [any Middleware], transport: any HTTPTransport = URLSessionTransport.shared) -> Server {
+    func server(_ middlewares: [any Middleware], transport: any HTTPTransport = IntegrationTransport.shared) -> Server {
         var server = loopback.server(transport: transport)
         server.decoder = Server.makeDecoder()
         server.middlewares = middlewares
@@ -184,7 +184,7 @@ import Testing
 
     @Test func `a server that fails twice then succeeds is called three times`() async throws {
         let key = UUID().uuidString
-        let api = server([RetryPolicy(maximumAttempts: 4, initialDelay: 0.05, jitter: 0)], transport: URLSessionTransport())
+        let api = server([RetryPolicy(maximumAttempts: 4, initialDelay: 0.05, jitter: 0)], transport: IntegrationTransport.make())
         #expect(try await Flaky(key: key, fail: 2).call(on: api).attempts == 3)
         let attempts = try await Attempts(key: key).call(on: api)
         #expect(attempts.attempts == 3)
@@ -212,7 +212,7 @@ import Testing
     @Test func `Retry-After in seconds and as an HTTP date is honoured`() async throws {
         let seconds = SendTimes()
         let key = UUID().uuidString
-        var api = server([RetryPolicy(initialDelay: 0.01, jitter: 0), seconds], transport: URLSessionTransport())
+        var api = server([RetryPolicy(initialDelay: 0.01, jitter: 0), seconds], transport: IntegrationTransport.make())
         _ = try await Flaky(key: key, fail: 1, status: 429, retryAfter: 1).call(on: api)
         #expect(try await Attempts(key: key).call(on: api).attempts == 2)
         let secondsGap = seconds.wait
@@ -271,7 +271,7 @@ import Testing
     }
 
     @Test func `a server timeout fails a slow answer, and an endpoint timeout overrides it`() async throws {
-        var api = server([], transport: URLSessionTransport())
+        var api = server([], transport: IntegrationTransport.make())
         api.timeout = 0.3
         let started = Date()
         let error = try await #require(throws: EndpointError.self) { try await Slow(seconds: 30).call(on: api) }

@@ -22,7 +22,7 @@ import Testing
     /// The loopback server with `middlewares` and a transport of its own, so that other tests'
     /// calls do not queue in front of these.
     func server(_ middlewares: [any Middleware]) -> Server {
-        var server = loopback.server(transport: URLSessionTransport())
+        var server = loopback.server(transport: IntegrationTransport.make())
         server.middlewares = middlewares
         return server
     }

@@ -6,7 +6,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-// This target imports EndpointKit without `@testable`: what compiles here uses public API only.
+// This target imports EndpointKit without `@testable` and uses no `package` declarations: what
+// compiles here uses public API only (the EndpointKitAsyncHTTPClient package compiles it too).
 
 /// A throttle of requests in flight, as `Throttle` is written, from public API only: it queues
 /// calls in order, and takes the time a call queued off the attempt's time

@@ -26,8 +26,9 @@ enum PythonEnvironment {
         "mcp==2.3.0", "fastapi", "slowapi",
     ]
 
-    /// The folder of the virtual environment: `.build/loopback-python` in the package.
-    static let folder = URL(fileURLWithPath: #filePath)
+    /// The folder of the virtual environment: `.build/loopback-python` in the root package (the
+    /// `EndpointKitAsyncHTTPClient` package reaches these files through a link, and shares it).
+    static let folder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/loopback-python")
 

@@ -17,7 +17,7 @@ import Testing
 @Suite struct RealAPIShapeTests {
     /// The loopback server with EndpointKit's default (snake_case) coders.
     static func api(_ middlewares: [any Middleware] = []) async throws -> Server {
-        var server = Server(origin: try await LoopbackServer.ready().origin, pathPrefix: "")
+        var server = Server(origin: try await LoopbackServer.ready().origin, pathPrefix: "", transport: IntegrationTransport.shared)
         server.middlewares = middlewares
         return server
     }

@@ -42,7 +42,7 @@ import Testing
         let key = UUID().uuidString
         let policy = RateLimitPolicy(maximumWait: 10)
         let throttle = Throttle(maximumInFlight: 1)
-        var configured = Server(origin: origin, pathPrefix: "", transport: URLSessionTransport())
+        var configured = Server(origin: origin, pathPrefix: "", transport: IntegrationTransport.make())
         configured.middlewares = policyFirst ? [policy, throttle] : [throttle, policy]
         let server = configured
         let failures = await withTaskGroup(of: String?.self) { group in
@@ -58,7 +58,7 @@ import Testing
             return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
         }
         #expect(failures.isEmpty, "\(failures.first ?? "")")
-        let observer = Server(origin: origin, pathPrefix: "")
+        let observer = Server(origin: origin, pathPrefix: "", transport: IntegrationTransport.shared)
         #expect(try await Refused(key: key).call(on: observer).refused == 0)
     }
 }

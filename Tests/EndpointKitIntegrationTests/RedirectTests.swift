@@ -101,7 +101,7 @@ import Testing
     @Test func `a redirect loop ends with a clear error`() async throws {
         let error = try await #require(throws: EndpointError.self) {
             try await Post(endpoint: Restful(.post, "redirect/307/redirect/307/redirect/307/x"), identifier: "x", amount: 1)
-                .call(on: loopback.server(transport: URLSessionTransport(maximumRedirects: 2)))
+                .call(on: loopback.server(transport: IntegrationTransport.make(maximumRedirects: 2)))
         }
         #expect(error.kind == .transportFailed)
         #expect((error.underlyingError as? URLError)?.code == .httpTooManyRedirects)
@@ -111,7 +111,7 @@ import Testing
     /// counted in the session delegate, so it holds for every status and every method.
     @Test(arguments: [301, 302, 303, 307, 308])
     func `maximumRedirects limits redirects URLSession follows by itself`(status: Int) async throws {
-        let server = loopback.server(transport: URLSessionTransport(maximumRedirects: 2))
+        let server = loopback.server(transport: IntegrationTransport.make(maximumRedirects: 2))
         let three = Restful(.get, "redirect/\(status)/redirect/\(status)/redirect/\(status)/echo/x")
         let error = try await #require(throws: EndpointError.self) {
             try await Fetch(endpoint: three).call(on: server)

@@ -86,7 +86,7 @@ import Testing
 
         await running.stop()
         let refused = await #expect(throws: EndpointError.self) {
-            try await Note(text: "buy milk", pinned: true).call(on: server(origin, URLSessionTransport.shared))
+            try await Note(text: "buy milk", pinned: true).call(on: server(origin, IntegrationTransport.shared))
         }
         #expect((refused?.underlyingError as? URLError)?.code == .cannotConnectToHost)
 

@@ -18,7 +18,7 @@ import Testing
 
     init() async throws {
         let port = try await onOwnThread { try PythonScriptServer.sseStarlette.get().port }
-        server = Server(origin: URL(string: "http://127.0.0.1:\(port)")!, pathPrefix: "")
+        server = Server(origin: URL(string: "http://127.0.0.1:\(port)")!, pathPrefix: "", transport: IntegrationTransport.shared)
     }
 
     struct Update: Decodable, Sendable, Equatable { let n: Int; let word: String }

@@ -43,8 +43,14 @@ public struct RequestCoalescing: Middleware {
         self.byDefault = byDefault
     }
 
-    /// How many calls share requests in flight now (for tests).
-    package var waiting: Int { coalescer.waiting }
+    /// How many calls share this middleware's requests in flight now, the callers who sent them
+    /// included: for a log or a test.
+    ///
+    /// ```swift
+    /// let coalescing = RequestCoalescing()
+    /// print("\(coalescing.waiting) calls wait for a shared answer")
+    /// ```
+    public var waiting: Int { coalescer.waiting }
 
     /// Joins the request in flight that is identical to `request`, or sends it for everyone who
     /// joins while it is.

@@ -76,8 +76,13 @@ public struct Throttle: Middleware {
         return try await context.withTimeRemaining(max(timeout - waited, 0.001)) { try await next(request, body) }
     }
 
-    /// How many calls wait in the queue now (for tests).
-    package var queued: Int { gate.queued }
+    /// How many calls wait in this throttle's queue now: for a busy indicator, a log or a test.
+    ///
+    /// ```swift
+    /// let throttle = Throttle(requests: 10, per: 1)
+    /// print("\(throttle.queued) calls wait for their turn")
+    /// ```
+    public var queued: Int { gate.queued }
 
     private var configurationProblem: String? {
         if let requests, requests < 1 { return "requests is \(requests); give 1 or more" }
