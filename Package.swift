@@ -39,6 +39,15 @@ let package = Package(
             name: "EndpointKitIntegrationTests",
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP"],
             exclude: ["Server"],
+            packageAccess: false,  // public API only: the EndpointKitAsyncHTTPClient package compiles it too
+            swiftSettings: swiftSettings
+        ),
+        // A built-in middleware compiled from outside the library: `Throttle.swift` is a link to
+        // the library's file, beside stand-ins for the few internal helpers it uses.
+        .testTarget(
+            name: "BuiltInsFromOutside",
+            dependencies: ["EndpointKit"],
+            packageAccess: false,  // EndpointKit's `package` declarations stay out of reach
             swiftSettings: swiftSettings
         ),
         // Compiled like a new Xcode 26 app target (main actor by default), to prove what README

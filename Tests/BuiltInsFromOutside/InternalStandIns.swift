@@ -1,0 +1,67 @@
+// The linked file was written inside the module, so it has no `import EndpointKit` of its own:
+// imported here for every file of this target.
+@_exported import EndpointKit
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// What `Throttle.swift` (linked here unchanged from the library) uses besides EndpointKit's public
+// API: five small helpers that are internal to EndpointKit. Each is rebuilt here from Foundation,
+// Dispatch and public API, so the file compiles outside the module as any app's middleware would.
+
+/// A value behind a lock (EndpointKit's is a `pthread_mutex_t`).
+///
+/// `@unchecked Sendable`: every access to `value` holds `lock`.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// Seconds as Dispatch's nanoseconds.
+enum Seconds {
+    /// `seconds` as nanoseconds, `nil` for none, a negative or NaN time, or 100 years or more.
+    static func nanoseconds(_ seconds: TimeInterval) -> UInt64? {
+        guard seconds > 0, seconds < 100 * 365 * 86_400 else { return nil }
+        return UInt64(seconds * 1_000_000_000)
+    }
+
+    /// `nanoseconds` from now, saturating below `.max` (which Dispatch reads as "forever").
+    static func dispatchTime(after nanoseconds: UInt64) -> DispatchTime {
+        let (sum, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(nanoseconds)
+        return DispatchTime(uptimeNanoseconds: overflow || sum == .max ? .max - 1 : sum)
+    }
+}
+
+/// The queue timers run on.
+enum Exchange {
+    static let cancellations = DispatchQueue(label: "BuiltInsFromOutside.timers", attributes: .concurrent)
+}
+
+/// The timeout error, as EndpointKit words it.
+enum MiddlewareChain {
+    static func timedOut(after seconds: TimeInterval, while doing: String) -> URLError {
+        URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: "the timeout of \(seconds) s passed while \(doing)"])
+    }
+}
+
+extension EndpointError {
+    /// A middleware configured so that it cannot work, as an `.invalidRequest` naming the call.
+    static func unusable(_ middleware: String, _ problem: String, request: URLRequest) -> EndpointError {
+        let path = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath } ?? ""
+        return EndpointError(
+            kind: .invalidRequest, endpoint: "\(request.httpMethod ?? "GET") \(path)",
+            reason: "the \(middleware) cannot be used: \(problem)", request: request)
+    }
+}

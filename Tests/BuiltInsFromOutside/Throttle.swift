@@ -1,0 +1,1 @@
+../../Sources/EndpointKit/Middleware/Pacing/Throttle.swift
