@@ -46,6 +46,9 @@ enum MiddlewareChain {
                     return (answer, response)
                 }
             }
+            // A caller who cancelled gets CancellationError, even from a transport that went on
+            // and answered (corelibs' URLSession.data(for:) at times): not an answer nobody waits for.
+            if Task.isCancelled { throw CancellationError() }
             return answer
         }
         guard !middlewares.isEmpty else {

@@ -164,4 +164,28 @@ import Testing
         while !freed.value && clock.now - start < .seconds(20) { try await Task.sleep(nanoseconds: 10_000_000) }
         #expect(freed.value)
     }
+
+    /// Answers after 0.3 s whatever happens meanwhile: a transport that does not stop when its
+    /// call is cancelled (corelibs' `URLSession.data(for:)` at times).
+    struct Stubborn: HTTPTransport {
+        let started: AsyncStream<Void>.Continuation
+        func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+            started.yield()
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { done.resume() }
+            }
+            return (.data(Data(#"{"balance":1}"#.utf8)), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!)
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func `a call cancelled while its transport goes on ends with CancellationError`(timeout: Bool) async throws {
+        let started = AsyncStream<Void>.makeStream()
+        var server = Server(origin: URL(string: "https://api.test")!, transport: Stubborn(started: started.continuation))
+        server.timeout = timeout ? 30 : nil
+        let call = Task { [server] in try await Balance().call(on: server) }
+        for await _ in started.stream { break }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await call.value }
+    }
 }
