@@ -69,7 +69,7 @@ private struct Shape: Codable, Sendable {
     }
 }
 
-/// Described by hand, as README's `Reward` is.
+/// Described by hand, as the contracts article's `Reward` is.
 private enum Reward: Codable, Sendable, CustomJSONSchema {
     case cheers(count: Int)
     case badge(name: String)

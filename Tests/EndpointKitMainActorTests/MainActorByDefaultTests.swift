@@ -89,7 +89,7 @@ final class BalanceModel {
 }
 
 extension Server {
-    /// The preview server of README's "Previews": stubs with a typed value and a delay.
+    /// The preview server of the Testing article's "Previews": stubs with a typed value and a delay.
     static var walletPreview: Server {
         let stubs = StubTransport()
         stubs.on(Balance.self, .value(.init(balance: 1_200)).delayed(by: 0.01))

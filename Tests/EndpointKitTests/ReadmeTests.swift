@@ -8,8 +8,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-// What README's samples do when run: the samples themselves are compiled from README.md into
-// ReadmeSamples/ (see .ci/readme-samples), so these tests use README's own types.
+// What the documentation's samples do when run: the samples themselves are compiled from README.md
+// and the DocC articles into
+// DocSamples/ (see .ci/readme-samples), so these tests use the documentation's own types.
 
 @Suite struct ReadmeTests {
     @Test func `the middleware samples compile and run in order`() async throws {

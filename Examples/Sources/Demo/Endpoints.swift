@@ -2,7 +2,7 @@ import EndpointKit
 import EndpointKitContract
 import Foundation
 
-// The endpoints of README's quick start and recipes, compiled here so the samples cannot drift.
+// The endpoints of README's quick start and of the DocC articles, with fuller payloads.
 // Each is also `Decodable`, with `endpoint` computed, so that `Demo --openapi` can describe them
 // (OpenAPIDocument derives parameters and bodies from the decoding the compiler synthesizes).
 

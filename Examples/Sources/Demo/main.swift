@@ -5,7 +5,7 @@ import EndpointKitMCP
 import EndpointKitTools
 import Foundation
 
-// Runs the README's endpoints against a real server: the embedded demo server on 127.0.0.1 by
+// Runs the documentation's endpoints against a real server: the embedded demo server on 127.0.0.1 by
 // default, or the server at `--origin URL`; or against stubs, with no server at all.
 //
 //     swift run --package-path Examples Demo

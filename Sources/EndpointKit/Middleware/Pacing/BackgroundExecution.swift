@@ -1,7 +1,7 @@
 // UIKit's background tasks exist on iOS, iPadOS, tvOS, visionOS and Mac Catalyst; watchOS has
 // UIKit-free background rules, and macOS and Linux keep running an app that is not in front. So
 // this middleware exists only where UIKit and `UIApplication` do. Nobody here can compile for those
-// platforms: it is unverified (see README).
+// platforms: it is unverified (see the Apple platform notes article).
 #if canImport(UIKit) && !os(watchOS)
 import Foundation
 import UIKit
