@@ -117,13 +117,22 @@ if let flag = arguments.firstIndex(of: "--openapi") {
             Thread { _ = FileHandle.standardInput.readDataToEndOfFile(); done.resume() }.start()
         }
     }
+} else if arguments.contains("--serve") {
+    // Only the demo API, until standard input closes: for a program of your own (README's quick
+    // start, say, which `.ci/quick-start` runs against it). The origin is the first line printed.
+    try await DemoServer.withServer { origin in
+        FileHandle.standardOutput.write(Data("\(origin)\n".utf8))  // unbuffered
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread { _ = FileHandle.standardInput.readDataToEndOfFile(); done.resume() }.start()
+        }
+    }
 } else if arguments.contains("--stubbed") {
     print("Stubbed: every call is answered by a StubTransport, with no server and no network\n")
     Server.default = StubbedServer.make()
     await printCalls()
 } else if let flag = arguments.firstIndex(of: "--origin") {
     guard flag + 1 < arguments.count, let origin = URL(string: arguments[flag + 1]) else {
-        print("usage: Demo [--origin URL | --stubbed | --openapi [ORIGIN] | --mcp | --mcp-http]")
+        print("usage: Demo [--origin URL | --stubbed | --serve | --openapi [ORIGIN] | --mcp | --mcp-http]")
         exit(2)
     }
     Server.default = Server(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])
