@@ -7,8 +7,7 @@ let package = Package(
     name: "EndpointKitBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "EndpointKit", path: ".."),
-        .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
+        .package(name: "EndpointKit", path: "..", traits: ["AsyncHTTPClient"]),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
@@ -45,7 +44,7 @@ let package = Package(
                 "Contenders",
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 // The same figures over AsyncHTTPClient, side by side (issue 42).
-                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient"),
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKit"),
             ]
         ),
         // What MCP adds to a tool call: direct, through MCPServer.handle, and over stdio to a child.

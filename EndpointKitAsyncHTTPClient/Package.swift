@@ -1,35 +1,20 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// A transport for EndpointKit over swift-server's AsyncHTTPClient (SwiftNIO), in a package of its
-// own so that EndpointKit itself keeps no dependencies: an app adds this package beside it.
+// A test harness, not a package to depend on: the transport is the root package's
+// `EndpointKitAsyncHTTPClient` product, behind its `AsyncHTTPClient` trait. This package turns the
+// trait on and runs the transport's own tests and EndpointKit's whole integration suite over it.
 let package = Package(
-    name: "EndpointKitAsyncHTTPClient",
+    name: "EndpointKitAsyncHTTPClientTests",
     platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
-    products: [
-        .library(name: "EndpointKitAsyncHTTPClient", targets: ["EndpointKitAsyncHTTPClient"]),
-    ],
     dependencies: [
-        .package(name: "EndpointKit", path: ".."),
-        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(name: "EndpointKit", path: "..", traits: ["AsyncHTTPClient"]),
     ],
     targets: [
-        .target(
-            name: "EndpointKitAsyncHTTPClient",
-            dependencies: [
-                .product(name: "EndpointKit", package: "EndpointKit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        ),
         .testTarget(
             name: "EndpointKitAsyncHTTPClientTests",
             dependencies: [
-                "EndpointKitAsyncHTTPClient",
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKit"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
@@ -40,7 +25,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationSuite",
             dependencies: [
-                "EndpointKitAsyncHTTPClient",
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKit"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitTesting", package: "EndpointKit"),
                 .product(name: "EndpointKitContract", package: "EndpointKit"),

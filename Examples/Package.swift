@@ -7,8 +7,7 @@ let package = Package(
     name: "EndpointKitExamples",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "EndpointKit", path: ".."),
-        .package(name: "EndpointKitAsyncHTTPClient", path: "../EndpointKitAsyncHTTPClient"),
+        .package(name: "EndpointKit", path: "..", traits: ["AsyncHTTPClient"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -37,7 +36,7 @@ let package = Package(
                 .product(name: "EndpointKitTools", package: "EndpointKit"),     // the agent loop
                 .product(name: "EndpointKitMCP", package: "EndpointKit"),       // --mcp, --mcp-http
                 // On Linux the demo's calls go over SwiftNIO (see DemoTransport.swift).
-                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKitAsyncHTTPClient", condition: .when(platforms: [.linux])),
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKit", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
@@ -54,6 +53,17 @@ let package = Package(
                 .enableUpcomingFeature("InferIsolatedConformances"),
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
             ]
+        ),
+        // A Hummingbird route file beside EndpointKit, every name unqualified (see the file).
+        .target(
+            name: "RouteFiles",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKit"),
+                .product(name: "EndpointKitMCP", package: "EndpointKit"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // Calls the demo server through the client swift-openapi-generator 1.14.3 made from the
         // document `Demo --openapi` prints (generated code committed: see OpenAPI/generate.sh).

@@ -1,8 +1,10 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// Generates EndpointKit endpoint structs from an OpenAPI 3.0 or 3.1 document. A side package: the
-// document readers it needs (OpenAPIKit, Yams) never become dependencies of EndpointKit itself.
+// The generator's test harness, not a package to depend on: the generator is the root package's
+// `endpointkit-generate` executable, `GenerateEndpoints` command plugin and `EndpointKitGenerator`
+// library, behind its `Generator` trait. This package turns the trait on and holds the tests, the
+// fuzz target and the snapshot targets that compile generated code.
 //
 // Snapshots/ holds generated code, committed: the tests compare the generator's output with it
 // byte for byte, and these targets compile it, so a snapshot that no longer builds fails the build.
@@ -15,40 +17,18 @@ let mcpServerProducts: [Target.Dependency] = [
 ]
 
 let package = Package(
-    name: "EndpointKitGenerator",
+    name: "EndpointKitGeneratorTests",
     platforms: [.macOS(.v13)],
-    products: [
-        .executable(name: "endpointkit-generate", targets: ["endpointkit-generate"]),
-    ],
     dependencies: [
-        .package(name: "EndpointKit", path: ".."),
-        // Without its default trait: external reference loading, which the generator refuses anyway,
-        // costs minutes of build and gigabytes of memory.
-        .package(url: "https://github.com/mattpolzin/OpenAPIKit", exact: "6.4.0", traits: []),
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(name: "EndpointKit", path: "..", traits: ["Generator"]),
+        // The versions the root resolves; the tests read documents with them too.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0", traits: []),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        .target(
-            name: "EndpointKitGenerator",
-            dependencies: [
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
-                .product(name: "Yams", package: "Yams"),
-            ],
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        ),
-        .executableTarget(
-            name: "endpointkit-generate",
-            dependencies: [
-                "EndpointKitGenerator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
         // libFuzzer's entry point for the loader and the mapper: Fuzz/run.sh builds it with the
         // sanitizers and links it with libFuzzer's main.
-        .target(name: "GeneratorFuzz", dependencies: ["EndpointKitGenerator"]),
+        .target(name: "GeneratorFuzz", dependencies: [.product(name: "EndpointKitGenerator", package: "EndpointKit")]),
         // Petstore, built as a new Xcode 26 app target is (main actor by default): generated code
         // must compile there.
         .target(
@@ -103,7 +83,9 @@ let package = Package(
         .testTarget(
             name: "EndpointKitGeneratorTests",
             dependencies: [
-                "EndpointKitGenerator", "PetstoreAPI", "PetstorePublic", "ShelterAPI", "DemoAPI", "ShelterMCP",
+                "PetstoreAPI", "PetstorePublic", "ShelterAPI", "DemoAPI", "ShelterMCP",
+                .product(name: "EndpointKitGenerator", package: "EndpointKit"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitContract", package: "EndpointKit"),

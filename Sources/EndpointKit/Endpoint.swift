@@ -10,7 +10,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// struct PurchaseCheer: Endpoint {
-///     let endpoint = Restful(.post, "purchase_cheer", version: 2)  // POST /api/v2/purchase_cheer
+///     var endpoint: Restful { Restful(.post, "purchase_cheer", version: 2) }  // POST /api/v2/purchase_cheer
 ///     let identifier: String
 ///     let transactionId: UInt64
 ///     struct ReturnPayloadType: Decodable, Sendable { let balance: Int }
@@ -36,7 +36,9 @@ public protocol Endpoint: Encodable, Sendable {
 
     /// The HTTP method and path, e.g. `Restful(.get, "repos/{owner}/{repo}/branches")`.
     ///
-    /// Declare it as a stored `let endpoint = Restful(...)` or as a computed property.
+    /// Declare it as a computed property, `var endpoint: Restful { Restful(.get, "cheers") }`: a
+    /// stored `let endpoint = Restful(...)` works for calls too, but keeps the struct from being
+    /// `Decodable`, which tools, MCP and the OpenAPI export need.
     var endpoint: Restful { get }
 
     /// Headers this endpoint always sends, such as `Accept-Language`. They replace the server's
@@ -52,7 +54,7 @@ public protocol Endpoint: Encodable, Sendable {
     static var headers: [String: String] { get }
 
     /// The shape of this endpoint's error bodies, when it differs from the server's
-    /// ``Server/errorPayloadType``. Defaults to `nil`: the server's type applies.
+    /// ``APIServer/errorPayloadType``. Defaults to `nil`: the server's type applies.
     ///
     /// ```swift
     /// struct SignIn: Endpoint {
@@ -87,7 +89,7 @@ public protocol Endpoint: Encodable, Sendable {
     static var isSafeToRetry: Bool { get }
 
     /// How long one attempt of this endpoint may take, in seconds, when it differs from the
-    /// server's ``Server/timeout``. Defaults to `nil`: the server's applies.
+    /// server's ``APIServer/timeout``. Defaults to `nil`: the server's applies.
     ///
     /// ```swift
     /// struct ExportReport: Endpoint {
@@ -98,7 +100,7 @@ public protocol Endpoint: Encodable, Sendable {
     static var timeout: TimeInterval? { get }
 
     /// The largest response body this endpoint accepts, in bytes, when it differs from the
-    /// server's ``Server/maximumResponseSize``. Defaults to `nil`: the server's applies.
+    /// server's ``APIServer/maximumResponseSize``. Defaults to `nil`: the server's applies.
     ///
     /// ```swift
     /// struct ExportReport: Endpoint {
@@ -108,26 +110,26 @@ public protocol Endpoint: Encodable, Sendable {
     /// ```
     static var maximumResponseSize: Int? { get }
 
-    /// The server this endpoint belongs to, when it is not ``Server/default``. Defaults to `nil`.
+    /// The server this endpoint belongs to, when it is not ``APIServer/default``. Defaults to `nil`.
     ///
     /// Declare it once for a family of endpoints, in an extension of a protocol of your own, and
     /// every endpoint of the family goes to that API without `call(on:)`:
     ///
     /// ```swift
-    /// extension Server {
-    ///     static let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+    /// extension APIServer {
+    ///     static let github = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
     /// }
     /// protocol GitHubEndpoint: Endpoint {}
-    /// extension GitHubEndpoint { static var server: Server? { .github } }
+    /// extension GitHubEndpoint { static var server: APIServer? { .github } }
     ///
     /// let branches = try await ListBranches(owner: "apple", repo: "swift").response  // to GitHub
     /// ```
     ///
     /// `call(on:)` still sends it anywhere. Tests and previews swap a bound server for one task with
-    /// ``Server/withTransport(_:isolation:operation:)`` (every server's calls go through a stub
-    /// transport, so none reaches the network) or ``Server/withReplacement(_:for:isolation:operation:)``
+    /// ``APIServer/withTransport(_:isolation:operation:)`` (every server's calls go through a stub
+    /// transport, so none reaches the network) or ``APIServer/withReplacement(_:for:isolation:operation:)``
     /// (one API's calls go to another server, such as staging).
-    static var server: Server? { get }
+    static var server: APIServer? { get }
 
     /// How a streamed answer is read (when the payload is ``ServerSentEvents``, ``JSONLines`` or
     /// ``ByteStream``): the data that ends it, the events that are errors, its idle timeout and
@@ -176,8 +178,8 @@ extension Endpoint {
     /// The server's response size limit applies.
     public static var maximumResponseSize: Int? { nil }
 
-    /// Not bound to a server: calls without `on:` go to ``Server/default``.
-    public static var server: Server? { nil }
+    /// Not bound to a server: calls without `on:` go to ``APIServer/default``.
+    public static var server: APIServer? { nil }
 
     /// `StreamingOptions()`: `[DONE]` ends a stream, `event: error` is an error, the transport's
     /// idle timeout, no reconnection.
@@ -187,7 +189,7 @@ extension Endpoint {
 // MARK: - API
 
 extension Endpoint {
-    /// Calls the endpoint on its own ``server`` (or ``Server/default``) and returns its payload.
+    /// Calls the endpoint on its own ``server`` (or ``APIServer/default``) and returns its payload.
     ///
     /// ```swift
     /// let result = try await PurchaseCheer(identifier: id, transactionId: tid).call()
@@ -202,17 +204,17 @@ extension Endpoint {
     /// Calls the endpoint on `server` and returns its payload.
     ///
     /// ```swift
-    /// let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+    /// let github = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
     /// let branches = try await ListBranches(owner: "apple", repo: "swift", perPage: 30).call(on: github)
     /// ```
     ///
     /// - Throws: ``EndpointError`` when the call fails, `CancellationError` when the calling task
     ///   is cancelled.
-    public func call(on server: Server) async throws -> ReturnPayloadType {
+    public func call(on server: APIServer) async throws -> ReturnPayloadType {
         try await callWithMetadata(on: server).payload
     }
 
-    /// Calls the endpoint on its own ``server`` (or ``Server/default``) and returns its payload with
+    /// Calls the endpoint on its own ``server`` (or ``APIServer/default``) and returns its payload with
     /// the response's status and headers.
     ///
     /// ```swift
@@ -221,7 +223,7 @@ extension Endpoint {
     /// ```
     ///
     /// - Throws: As ``call()->Self.ReturnPayloadType``.
-    public func callWithMetadata() async throws -> Response<ReturnPayloadType> {
+    public func callWithMetadata() async throws -> EndpointResponse<ReturnPayloadType> {
         try await callWithMetadata(on: defaultServer())
     }
 
@@ -233,14 +235,14 @@ extension Endpoint {
     /// ```
     ///
     /// - Throws: As ``call(on:)->Self.ReturnPayloadType``.
-    public func callWithMetadata(on server: Server) async throws -> Response<ReturnPayloadType> {
+    public func callWithMetadata(on server: APIServer) async throws -> EndpointResponse<ReturnPayloadType> {
         try await perform(on: server)
     }
 
     /// The one pipeline of every call: builds, sends and decodes it, with the variations in
     /// `options` (another URL, upload progress, a tool call's observers); a streamed payload type
     /// returns at the response's head. Every ``EndpointError`` it throws names the operation.
-    package func perform(on server: Server, options: CallOptions = CallOptions()) async throws -> Response<ReturnPayloadType> {
+    package func perform(on server: APIServer, options: CallOptions = CallOptions()) async throws -> EndpointResponse<ReturnPayloadType> {
         do {
             guard options.changesScope else { return try await performUnnamed(on: server, options: options) }
             var scope = CallScope.current
@@ -254,7 +256,7 @@ extension Endpoint {
 
     /// The request, ready to send: built on `server` (its overrides applied), sent to `url` when
     /// one is given, its body written to disk when it streams from there.
-    package func prepare(on server: Server, at url: URL?) async throws -> PreparedRequest {
+    package func prepare(on server: APIServer, at url: URL?) async throws -> PreparedRequest {
         var prepared = try RequestBuilder.request(for: self, on: server)
         if let url {
             try RequestBuilder.retarget(&prepared, to: url, on: server)
@@ -266,11 +268,11 @@ extension Endpoint {
     }
 
     /// The most response bytes kept for a call on `server`: the endpoint's limit, else the server's.
-    static func responseLimit(on server: Server) -> Int {
+    static func responseLimit(on server: APIServer) -> Int {
         max(maximumResponseSize ?? server.maximumResponseSize, 0)
     }
 
-    private func performUnnamed(on server: Server, options: CallOptions) async throws -> Response<ReturnPayloadType> {
+    private func performUnnamed(on server: APIServer, options: CallOptions) async throws -> EndpointResponse<ReturnPayloadType> {
         let server = server.overridden()
         let prepared = try await prepare(on: server, at: options.url)
         if let streamed = ReturnPayloadType.self as? any StreamedPayload.Type {
@@ -294,10 +296,10 @@ extension Endpoint {
             ReturnPayloadType.self, from: body, response: response, request: request, decoder: server.decoder,
             errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType)
         options.receivedBody?(body)
-        return Response(payload: payload, httpResponse: response, request: request)
+        return EndpointResponse(payload: payload, httpResponse: response, request: request)
     }
 
-    /// The payload of a call on the endpoint's own ``server`` (or ``Server/default``): the one-line form of ``call()->Self.ReturnPayloadType``.
+    /// The payload of a call on the endpoint's own ``server`` (or ``APIServer/default``): the one-line form of ``call()->Self.ReturnPayloadType``.
     ///
     /// ```swift
     /// let balance = try await PurchaseCheer(identifier: id, transactionId: tid).response.balance
@@ -308,7 +310,7 @@ extension Endpoint {
 }
 
 extension Endpoint where ReturnPayloadType == EmptyPayload {
-    /// Calls an endpoint that returns nothing on its own ``server`` (or ``Server/default``); there is
+    /// Calls an endpoint that returns nothing on its own ``server`` (or ``APIServer/default``); there is
     /// no result to use.
     ///
     /// ```swift
@@ -325,20 +327,20 @@ extension Endpoint where ReturnPayloadType == EmptyPayload {
     /// try await DeleteCheer(id: 7).call(on: staging)
     /// ```
     @discardableResult
-    public func call(on server: Server) async throws -> EmptyPayload {
+    public func call(on server: APIServer) async throws -> EmptyPayload {
         try await callWithMetadata(on: server).payload
     }
 }
 
 extension Endpoint {
-    /// The endpoint's own ``server``, else ``Server/default``, else an error saying that none is set.
-    func defaultServer() throws(EndpointError) -> Server {
+    /// The endpoint's own ``server``, else ``APIServer/default``, else an error saying that none is set.
+    func defaultServer() throws(EndpointError) -> APIServer {
         if let bound = Self.server { return bound }
-        guard let server = Server.default else {
+        guard let server = APIServer.default else {
             throw EndpointError(
                 kind: .invalidRequest,
                 endpoint: endpoint.description,
-                reason: "no server is configured: set Server.default at start-up, or pass a server with call(on:)")
+                reason: "no server is configured: set APIServer.default at start-up, or pass a server with call(on:)")
         }
         return server
     }
@@ -362,7 +364,7 @@ extension Endpoint {
         case .tooLarge(let limit, let response):
             return EndpointError(
                 kind: .responseTooLarge, endpoint: endpoint,
-                reason: "the response body is larger than \(limit) bytes, so the call was stopped (raise Server.maximumResponseSize, or the endpoint's static maximumResponseSize, if it is expected)",
+                reason: "the response body is larger than \(limit) bytes, so the call was stopped (raise APIServer.maximumResponseSize, or the endpoint's static maximumResponseSize, if it is expected)",
                 request: request, response: response, underlyingError: error)
         case .streamAlreadyRead:
             return EndpointError(

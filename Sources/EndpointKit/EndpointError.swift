@@ -45,7 +45,7 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     /// The error that caused this one, such as a `DecodingError`, `EncodingError` or `URLError`.
     public let underlyingError: (any Error)?
     /// The body of a non-2xx answer decoded as the API's error type, when one is declared (see
-    /// ``Server/errorPayloadType``) and the body matches it; read it with ``errorPayload(as:)``.
+    /// ``APIServer/errorPayloadType``) and the body matches it; read it with ``errorPayload(as:)``.
     public let errorPayload: (any Sendable)?
     /// Why a non-2xx body did not decode as the declared error type (usually a `DecodingError`),
     /// when one is declared and the body did not match it; ``errorPayload`` is then `nil`.
@@ -198,7 +198,7 @@ extension EndpointError {
         /// or `https`, or from `https` down to `http`. Nothing was sent there; ``response`` is the
         /// redirect answer and ``reason`` quotes its `Location`.
         public static let redirectRefused = Kind(description: "redirectRefused")
-        /// The response body grew past the call's limit (``Server/maximumResponseSize``), so the
+        /// The response body grew past the call's limit (``APIServer/maximumResponseSize``), so the
         /// call was stopped while the body arrived.
         public static let responseTooLarge = Kind(description: "responseTooLarge")
         /// The access token could not be refreshed, so the call was not authorized; the session

@@ -6,12 +6,12 @@
 ///
 /// ```swift
 /// struct PurchaseCheer: Endpoint {
-///     let endpoint = Restful(.post, "purchase_cheer", version: 2)  // POST /api/v2/purchase_cheer
+///     var endpoint: Restful { Restful(.post, "purchase_cheer", version: 2) }  // POST /api/v2/purchase_cheer
 ///     // …
 /// }
 ///
 /// struct UploadPhoto: Endpoint {
-///     let endpoint = Restful(.post, "photos", body: .multipart)  // multipart/form-data
+///     var endpoint: Restful { Restful(.post, "photos", body: .multipart) }  // multipart/form-data
 ///     // …
 /// }
 ///
@@ -26,7 +26,7 @@
 /// `Restful` never appears on the wire: EndpointKit leaves it out of the query string and body.
 public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// The HTTP method.
-    public let method: HTTPMethod
+    public let method: RequestMethod
     /// The path template relative to the server's prefix, e.g. `"repos/{owner}/{repo}/branches"`.
     public let path: String
     /// The API version, substituted for `{version}` in the server's path prefix.
@@ -34,7 +34,7 @@ public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// How the properties are written into the body, or `nil` for the method's default: JSON for
     /// `POST`, `PUT` and `PATCH`, no body (a query string) for the others.
     public let body: BodyFormat?
-    /// The path prefix of this endpoint alone, replacing the server's ``Server/pathPrefix``; `nil`
+    /// The path prefix of this endpoint alone, replacing the server's ``APIServer/pathPrefix``; `nil`
     /// (the default) uses the server's. `{version}` is replaced as in the server's.
     public let prefix: String?
 
@@ -51,9 +51,9 @@ public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
     ///     `/-/healthy` beside its `/api/v1/…`. Defaults to `nil`: the server's prefix.
     ///
     /// ```swift
-    /// let endpoint = Restful(.get, "-/healthy", prefix: "")  // GET /-/healthy on a /api/v1 server
+    /// var endpoint: Restful { Restful(.get, "-/healthy", prefix: "") }  // GET /-/healthy on a /api/v1 server
     /// ```
-    public init(_ method: HTTPMethod, _ path: String, version: Int = 1, body: BodyFormat? = nil, prefix: String? = nil) {
+    public init(_ method: RequestMethod, _ path: String, version: Int = 1, body: BodyFormat? = nil, prefix: String? = nil) {
         self.method = method
         self.path = path
         self.version = version

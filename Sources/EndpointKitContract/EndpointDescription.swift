@@ -48,7 +48,7 @@ package struct EndpointDescription {
 
     /// `decoded` says whether the endpoint is decoded from the described data (a tool call, whose
     /// arguments must then read back) or only encoded (a request in an OpenAPI document).
-    package init<E: Endpoint & Decodable>(_ type: E.Type, builder: SchemaBuilder, server: Server, decoded: Bool) throws {
+    package init<E: Endpoint & Decodable>(_ type: E.Type, builder: SchemaBuilder, server: APIServer, decoded: Bool) throws {
         func failure(_ reason: String) -> EndpointError {
             EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: reason)
         }

@@ -44,10 +44,10 @@ public struct JSONSchema: Sendable {
     /// - Parameters:
     ///   - type: The type to describe.
     ///   - encoder: The coder whose key, date and data strategies name and format the properties,
-    ///     usually a server's `Server/encoder`. Defaults to EndpointKit's (snake_case, ISO 8601).
+    ///     usually a server's `APIServer/encoder`. Defaults to EndpointKit's (snake_case, ISO 8601).
     /// - Throws: `EndpointError` of kind `EndpointError/Kind/schemaUnavailable` when the
     ///   decoding of `type` or of a type inside it cannot be observed.
-    public init<T: Decodable>(for type: T.Type, encoder: JSONEncoder = Server.makeEncoder()) throws {
+    public init<T: Decodable>(for type: T.Type, encoder: JSONEncoder = APIServer.makeEncoder()) throws {
         let builder = SchemaBuilder(encoder: encoder, referencePrefix: "#/$defs/")
         let (_, reference) = try builder.probe(type, at: [])
         var root: JSONValue
@@ -85,7 +85,7 @@ public struct JSONSchema: Sendable {
     /// - Throws: `EndpointError` when a hand-written part refers to a type whose schema cannot
     ///   be derived.
     public func json(prettyPrinted: Bool = false) throws -> Data {
-        let builder = SchemaBuilder(encoder: Server.makeEncoder(), referencePrefix: "#/$defs/")
+        let builder = SchemaBuilder(encoder: APIServer.makeEncoder(), referencePrefix: "#/$defs/")
         var value = try value(builder: builder)
         if !builder.definitions.isEmpty {
             value["$defs"] = .object(builder.definitions)

@@ -32,15 +32,15 @@ public struct OpenAPIDocument: Sendable {
     ///   - version: The document's version, `info.version`.
     ///   - description: Longer text for `info.description`.
     ///   - servers: The servers the API runs on; the first one's prefix, coders, error payload
-    ///     type and middlewares describe the endpoints. Defaults to `Server/default`.
+    ///     type and middlewares describe the endpoints. Defaults to `APIServer/default`.
     ///   - endpoints: The endpoint types, each `Decodable`.
     /// - Throws: `EndpointError` of kind `EndpointError/Kind/schemaUnavailable` naming the
     ///   type that cannot be described, or two endpoints with the same method and path.
     public init(
-        title: String, version: String, description: String? = nil, servers: [Server] = [],
+        title: String, version: String, description: String? = nil, servers: [APIServer] = [],
         endpoints: [any (Endpoint & Decodable).Type]
     ) throws {
-        let main = servers.first ?? Server.default ?? Server(origin: URL(string: "http://localhost")!)
+        let main = servers.first ?? APIServer.default ?? APIServer(origin: URL(string: "http://localhost")!)
         let builder = SchemaBuilder(encoder: main.encoder, decoder: main.decoder, referencePrefix: "#/components/schemas/")
         let security = SecurityScheme.schemes(of: main.middlewares)
         var paths: [JSONValue.Member] = []
@@ -95,7 +95,7 @@ public struct OpenAPIDocument: Sendable {
     // MARK: - Operations
 
     private static func operation<E: Endpoint & Decodable>(
-        for type: E.Type, builder: SchemaBuilder, main: Server, security: [SecurityScheme]
+        for type: E.Type, builder: SchemaBuilder, main: APIServer, security: [SecurityScheme]
     ) throws -> (path: String, method: String, operation: JSONValue, tags: [String]) {
         let server = E.server ?? main
         let description = try EndpointDescription(type, builder: builder, server: server, decoded: false)
@@ -132,7 +132,7 @@ public struct OpenAPIDocument: Sendable {
         return name.prefix(1).lowercased() + name.dropFirst()
     }
 
-    private static func responses<E: Endpoint>(of type: E.Type, builder: SchemaBuilder, server: Server, status: Int?) throws -> JSONValue {
+    private static func responses<E: Endpoint>(of type: E.Type, builder: SchemaBuilder, server: APIServer, status: Int?) throws -> JSONValue {
         var responses = JSONValue.object([:])
         let payload = E.ReturnPayloadType.self
         func success(_ code: Int, _ content: JSONValue?) {

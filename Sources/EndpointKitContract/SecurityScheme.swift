@@ -5,14 +5,14 @@ struct SecurityScheme {
     let scheme: JSONValue
 
     /// The schemes of the authorization middlewares among `middlewares`, in their order.
-    static func schemes(of middlewares: [any Middleware]) -> [SecurityScheme] {
+    static func schemes(of middlewares: [any EndpointMiddleware]) -> [SecurityScheme] {
         var schemes: [SecurityScheme] = []
         for middleware in middlewares {
             let scheme: SecurityScheme
             switch middleware {
-            case is BearerAuthorization, is RefreshTokenAuthorization:
+            case is HTTPBearerAuthorization, is RefreshTokenAuthorization:
                 scheme = SecurityScheme(name: "bearerAuth", scheme: .object(["type": .string("http"), "scheme": .string("bearer")]))
-            case is BasicAuthorization:
+            case is HTTPBasicAuthorization:
                 scheme = SecurityScheme(name: "basicAuth", scheme: .object(["type": .string("http"), "scheme": .string("basic")]))
             case let key as APIKeyAuthorization:
                 switch key.placement {

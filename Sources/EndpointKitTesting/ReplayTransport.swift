@@ -13,7 +13,7 @@ import FoundationNetworking
 /// ```swift
 /// let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Recordings")
 /// let mode: ReplayTransport.Mode = ProcessInfo.processInfo.environment["RECORD"] == nil ? .replay : .record()
-/// let server = Server(origin: URL(string: "https://api.example.com")!,
+/// let server = APIServer(origin: URL(string: "https://api.example.com")!,
 ///                     transport: ReplayTransport(directory: recordings, mode: mode))
 /// ```
 ///

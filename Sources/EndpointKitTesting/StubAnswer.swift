@@ -170,7 +170,7 @@ public struct StubAnswer<E: Endpoint>: Sendable {
 
     /// This answer, given `seconds` after the request arrives. The wait ends at once, with a
     /// `CancellationError`, when the call is cancelled; the call's timeout applies to it (so a
-    /// delay longer than `Server/timeout` fails the attempt with a timeout), and `.infinity`
+    /// delay longer than `APIServer/timeout` fails the attempt with a timeout), and `.infinity`
     /// waits until one of them ends it.
     ///
     /// ```swift

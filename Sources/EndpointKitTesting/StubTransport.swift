@@ -16,8 +16,8 @@ import FoundationNetworking
 /// stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)
 /// stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)
 ///
-/// let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
-/// let balance = try await Server.withDefault(server) {
+/// let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
+/// let balance = try await APIServer.withDefault(server) {
 ///     try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
 /// }
 /// #expect(stubs.calls(to: PurchaseCheer.self).map(\.transactionId) == [1])
@@ -29,7 +29,7 @@ import FoundationNetworking
 ///   and the endpoints that have stubs. Nothing is ever sent over the network.
 /// - Each attempt that reaches the transport is recorded (a retried call twice), under a lock:
 ///   concurrent calls are safe. Give each test its own transport and server
-///   (`Server/withDefault(_:isolation:operation:)` scopes a server to a task), and tests running
+///   (`APIServer/withDefault(_:isolation:operation:)` scopes a server to a task), and tests running
 ///   in parallel never see each other's stubs or calls.
 ///
 /// It answers by the endpoint each call's `TransportContext` carries, so a transport that wraps a
@@ -62,7 +62,7 @@ public final class StubTransport: HTTPTransport {
     ///
     /// ```swift
     /// let stubs = StubTransport()
-    /// let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+    /// let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
     /// ```
     public init() {}
 

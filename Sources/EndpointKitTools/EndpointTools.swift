@@ -30,7 +30,7 @@ import Foundation
 ///   bytes, cut short saying so.
 public struct EndpointTools: Sendable {
     let tools: [Tool]
-    let server: Server?
+    let server: APIServer?
     package let maximumResultSize: Int
     let confirmation: (@Sendable (PendingToolCall) async -> Bool)?
     /// Each tool's structured form, found once: `true` when results are wrapped in
@@ -43,13 +43,13 @@ public struct EndpointTools: Sendable {
     /// - Parameters:
     ///   - endpoints: The endpoint types the model may call, each `Decodable`.
     ///   - server: The server to call them on; `nil` (the default) uses each endpoint's own
-    ///     `Endpoint/server` or `Server/default`, as `call()` does.
+    ///     `Endpoint/server` or `APIServer/default`, as `call()` does.
     ///   - maximumResultSize: The longest result text, in bytes, a model gets (at least 256); a
     ///     longer payload or error is cut and marked as truncated. Defaults to 16 KiB.
     ///   - confirmation: Asked before a call that is not read-only; `false` declines it and the
     ///     model is told so. Defaults to none: every call proceeds.
     public init(
-        _ endpoints: [any (Endpoint & Decodable).Type], on server: Server? = nil, maximumResultSize: Int = 16 << 10,
+        _ endpoints: [any (Endpoint & Decodable).Type], on server: APIServer? = nil, maximumResultSize: Int = 16 << 10,
         confirmation: (@Sendable (PendingToolCall) async -> Bool)? = nil
     ) {
         tools = endpoints.map { Tool($0) }

@@ -34,7 +34,7 @@ public struct StructuredOutput<Value: Decodable>: Sendable {
     /// - Throws: `EndpointError` of kind `EndpointError/Kind/schemaUnavailable` when the type
     ///   cannot be derived or has no strict form (a dictionary, a value of any type).
     public init(
-        _ type: Value.Type, name: String? = nil, encoder: JSONEncoder = Server.makeEncoder(), decoder: JSONDecoder = Server.makeDecoder()
+        _ type: Value.Type, name: String? = nil, encoder: JSONEncoder = APIServer.makeEncoder(), decoder: JSONDecoder = APIServer.makeDecoder()
     ) throws {
         let builder = SchemaBuilder(encoder: encoder, referencePrefix: "#/$defs/")
         var root = SchemaBuilder.nonNull(try builder.probe(type, at: []).schema)

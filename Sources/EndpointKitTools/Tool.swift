@@ -6,9 +6,9 @@ import Foundation
 struct Tool: Sendable {
     let name: String
     let typeName: String
-    private let define: @Sendable (ToolFormat, Server?) throws -> ToolDefinition
+    private let define: @Sendable (ToolFormat, APIServer?) throws -> ToolDefinition
     private let perform: @Sendable (Arguments, EndpointTools, ToolSecrets) async throws -> JSONValue
-    private let structure: @Sendable (Server?) throws -> Bool?
+    private let structure: @Sendable (APIServer?) throws -> Bool?
 
     /// A model's arguments: JSON text (OpenAI's `arguments`), or a JSON value the caller has read
     /// already (Anthropic's `input`, MCP's `arguments`).
@@ -32,20 +32,20 @@ struct Tool: Sendable {
         }
     }
 
-    func definition(_ format: ToolFormat, server: Server?) throws -> ToolDefinition {
+    func definition(_ format: ToolFormat, server: APIServer?) throws -> ToolDefinition {
         try define(format, server)
     }
 
     /// Whether results are MCP structured content, wrapped in `{"result": …}` (`true`) or as they
     /// are (`false`); `nil` when they have no structured form. The same decision as the
     /// definition's `outputSchema`.
-    func structuredForm(server: Server?) throws -> Bool? {
+    func structuredForm(server: APIServer?) throws -> Bool? {
         try structure(server)
     }
 
     /// The server whose coders a definition describes.
-    private static func definingServer<E: Endpoint>(for type: E.Type, _ server: Server?) -> Server {
-        server ?? E.server ?? Server.default ?? Server(origin: URL(string: "http://localhost")!)
+    private static func definingServer<E: Endpoint>(for type: E.Type, _ server: APIServer?) -> APIServer {
+        server ?? E.server ?? APIServer.default ?? APIServer(origin: URL(string: "http://localhost")!)
     }
 
     /// The payload of a call, as JSON; the credentials the call sent are recorded in `secrets`.
@@ -66,7 +66,7 @@ struct Tool: Sendable {
     // MARK: - Definitions
 
     /// What a definition is made from: the description and the arguments' schema with its `$defs`.
-    private static func arguments<E: Endpoint & Decodable>(of type: E.Type, name: String, server: Server) throws -> (EndpointDescription, JSONValue) {
+    private static func arguments<E: Endpoint & Decodable>(of type: E.Type, name: String, server: APIServer) throws -> (EndpointDescription, JSONValue) {
         func refused(_ reason: String) -> EndpointError {
             EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: reason)
         }
@@ -83,7 +83,7 @@ struct Tool: Sendable {
         return (description, schema)
     }
 
-    private static func definition<E: Endpoint & Decodable>(of type: E.Type, name: String, format: ToolFormat, server: Server?) throws -> ToolDefinition {
+    private static func definition<E: Endpoint & Decodable>(of type: E.Type, name: String, format: ToolFormat, server: APIServer?) throws -> ToolDefinition {
         let server = definingServer(for: type, server)
         var (description, schema) = try arguments(of: type, name: name, server: server)
         let documentation = (type as? any Documented.Type)?.documentation
@@ -127,7 +127,7 @@ struct Tool: Sendable {
     /// - `idempotentHint`: calling again with the same arguments has no further effect: PUT and
     ///   DELETE, besides the read-only methods.
     /// - `openWorldHint`: always `true`, since every tool calls an API outside the MCP server.
-    static func annotations(for method: HTTPMethod, title: String) -> JSONValue {
+    static func annotations(for method: RequestMethod, title: String) -> JSONValue {
         let readOnly = method == .get || method == .head
         var annotations = JSONValue.object(["title": .string(title), "readOnlyHint": .bool(readOnly), "openWorldHint": .bool(true)])
         if !readOnly {
@@ -174,7 +174,7 @@ struct Tool: Sendable {
     /// schema when it is an object, otherwise an object whose `result` is the payload (a list, a
     /// number, any JSON); with its `$defs`. `nil` for text, bytes and empty answers, which have no
     /// structured form.
-    static func outputSchema<E: Endpoint & Decodable>(of type: E.Type, server: Server) throws -> (schema: JSONValue, wrapped: Bool)? {
+    static func outputSchema<E: Endpoint & Decodable>(of type: E.Type, server: APIServer) throws -> (schema: JSONValue, wrapped: Bool)? {
         let payload = E.ReturnPayloadType.self
         guard payload != EmptyPayload.self, payload != String.self, payload != Data.self else { return nil }
         let builder = SchemaBuilder(encoder: server.encoder, decoder: server.decoder, referencePrefix: "#/$defs/")
@@ -199,11 +199,11 @@ struct Tool: Sendable {
         func invalid(_ reason: String) -> EndpointError {
             EndpointError(kind: .invalidToolCall, endpoint: name, reason: reason)
         }
-        let server: Server
-        if let chosen = tools.server ?? E.server ?? Server.default {
+        let server: APIServer
+        if let chosen = tools.server ?? E.server ?? APIServer.default {
             server = chosen
         } else {
-            throw EndpointError(kind: .invalidRequest, endpoint: name, reason: "no server is configured: pass one to EndpointTools(_:on:) or set Server.default")
+            throw EndpointError(kind: .invalidRequest, endpoint: name, reason: "no server is configured: pass one to EndpointTools(_:on:) or set APIServer.default")
         }
         let (_, schema) = try Self.arguments(of: type, name: name, server: server)
 

@@ -42,7 +42,7 @@ public struct PendingToolCall: Sendable {
     /// The tool's name.
     public let name: String
     /// The HTTP method the call would use.
-    public let method: HTTPMethod
+    public let method: RequestMethod
     /// The URL the call would go to, before any authorization middleware adds credentials.
     public let url: URL
     /// The model's arguments, as JSON text.

@@ -69,7 +69,7 @@ enum ToolResults {
             detail = .object(["type": .string(SnakeCase.toSnakeCase(error.kind.description)), "message": .string(error.reason)])
             if let status = error.statusCode {
                 detail["status"] = .integer(status)
-                if let payload = error.errorPayload as? any Encodable, let data = try? Server.makeEncoder().encode(payload),
+                if let payload = error.errorPayload as? any Encodable, let data = try? APIServer.makeEncoder().encode(payload),
                    let json = json(in: data) {
                     detail["body"] = json
                 } else if let body = error.responseBody, !body.isEmpty {

@@ -29,8 +29,8 @@ import Testing
         }
     }
 
-    func server(_ throttle: Throttle, _ recorder: Recorder) -> Server {
-        var server = Server(origin: URL(string: "https://api.test")!, transport: recorder)
+    func server(_ throttle: Throttle, _ recorder: Recorder) -> APIServer {
+        var server = APIServer(origin: URL(string: "https://api.test")!, transport: recorder)
         server.middlewares = [throttle]
         return server
     }

@@ -32,7 +32,7 @@ import Testing
     @Test func `on Linux a request that cannot connect fails at once instead of waiting`() async throws {
         let port = try ClosedPort.find()
         let transport = URLSessionTransport(configuration: URLSessionTransport.makeConfiguration(waitingForConnectivityUpTo: 300))
-        let server = Server(origin: URL(string: "http://127.0.0.1:\(port)")!, transport: transport)
+        let server = APIServer(origin: URL(string: "http://127.0.0.1:\(port)")!, transport: transport)
         let started = Date()
         let error = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
         #expect(error.kind == .transportFailed)

@@ -63,9 +63,9 @@ private struct Feed: Endpoint, Decodable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        let server = Server(
+        let server = APIServer(
             origin: URL(string: "https://weather.example.com")!,
-            middlewares: [BearerAuthorization(token: "t"), APIKeyAuthorization(header: "X-API-Key", value: "k")])
+            middlewares: [HTTPBearerAuthorization(token: "t"), APIKeyAuthorization(header: "X-API-Key", value: "k")])
         let document = try OpenAPIDocument(
             title: "Weather", version: "1.0", servers: [server],
             endpoints: [ListReadings.self, RecordReading.self, UploadLog.self, Feed.self])

@@ -15,7 +15,7 @@ import Testing
 /// server's `/stream/download/NAME` (byte i of the file is i % 251; ETag; Range and If-Range).
 @Suite struct DownloadTests {
     let loopback: LoopbackServer
-    let server: Server
+    let server: APIServer
     init() async throws {
         loopback = try await LoopbackServer.ready()
         server = loopback.server()

@@ -142,7 +142,7 @@ import Testing
 
     @Test func `connection refused is a transport failure naming the endpoint`() async throws {
         let closedPort = try ClosedPort.find()
-        let server = Server(origin: URL(string: "http://127.0.0.1:\(closedPort)")!, pathPrefix: "/api/v{version}", transport: IntegrationTransport.shared)
+        let server = APIServer(origin: URL(string: "http://127.0.0.1:\(closedPort)")!, pathPrefix: "/api/v{version}", transport: IntegrationTransport.shared)
         let error = try await #require(throws: EndpointError.self) {
             try await Slow(seconds: 0).call(on: server)
         }

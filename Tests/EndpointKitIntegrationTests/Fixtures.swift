@@ -30,10 +30,10 @@ extension LoopbackServer {
     /// are, because the echo's `query` and `headers` dictionaries have arbitrary keys.
     func server(
         pathPrefix: String = "",
-        headers: [String: String] = ["User-Agent": Server.userAgent],
+        headers: [String: String] = ["User-Agent": APIServer.userAgent],
         transport: any HTTPTransport = IntegrationTransport.shared
-    ) -> Server {
-        Server(origin: origin, pathPrefix: pathPrefix, transport: transport, decoder: JSONDecoder(), headers: headers)
+    ) -> APIServer {
+        APIServer(origin: origin, pathPrefix: pathPrefix, transport: transport, decoder: JSONDecoder(), headers: headers)
     }
 }
 

@@ -33,9 +33,9 @@ struct ParsedMultipart: Decodable, Sendable {
     let loopback: LoopbackServer
     init() async throws { loopback = try await LoopbackServer.ready() }
 
-    var server: Server {
+    var server: APIServer {
         var server = loopback.server()
-        server.decoder = Server.makeDecoder()
+        server.decoder = APIServer.makeDecoder()
         return server
     }
 

@@ -76,7 +76,7 @@ import Testing
     /// with their clocks running: the server would never hold more than 6 at once.
     @Test func `30 concurrent slow calls are all sent at once`() async throws {
         var server = loopback.server(transport: IntegrationTransport.make())
-        server.decoder = Server.makeDecoder()
+        server.decoder = APIServer.makeDecoder()
         let api = server
         let key = UUID().uuidString
         let answers = try await withThrowingTaskGroup(of: Double.self) { group in

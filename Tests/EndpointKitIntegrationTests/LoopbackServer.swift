@@ -4,7 +4,7 @@
 import EndpointKit
 import Foundation
 
-/// The real HTTP server the integration tests talk to: `Server/loopback_server.py`, started once
+/// The real HTTP server the integration tests talk to: `APIServer/loopback_server.py`, started once
 /// per test process on two free ports of 127.0.0.1, and stopped when the process ends (the server
 /// exits when its standard input closes).
 ///

@@ -24,7 +24,7 @@ private struct WalletBalance: Endpoint, Decodable {
     /// input and output, its tool answered from memory; elsewhere it returns at once.
     @Test func `MCP memory child`() async throws {
         guard ProcessInfo.processInfo.environment[Self.childVariable] != nil else { return }
-        let tools = EndpointTools([WalletBalance.self], on: Server(origin: URL(string: "https://api.test")!, transport: Canned()))
+        let tools = EndpointTools([WalletBalance.self], on: APIServer(origin: URL(string: "https://api.test")!, transport: Canned()))
         try await MCPServer(name: "memory", version: "1.0", tools: tools).run()
     }
 

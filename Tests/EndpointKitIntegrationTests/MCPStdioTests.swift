@@ -45,7 +45,7 @@ private struct SlowCall: Endpoint, Decodable {
     /// input and output; elsewhere it returns at once.
     @Test func `MCP stdio child`() async throws {
         guard let origin = ProcessInfo.processInfo.environment[Self.originVariable].flatMap(URL.init(string:)) else { return }
-        let server = Server(origin: origin, pathPrefix: "", transport: IntegrationTransport.shared, decoder: JSONDecoder())
+        let server = APIServer(origin: origin, pathPrefix: "", transport: IntegrationTransport.shared, decoder: JSONDecoder())
         let tools = EndpointTools([EchoQuery.self, EchoCreate.self, SlowCall.self, NumberPage.self], on: server)
         try await MCPServer(name: "loopback", version: "1.0", tools: tools).run()
     }

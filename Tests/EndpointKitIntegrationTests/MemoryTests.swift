@@ -107,7 +107,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let server = loopback.server()
         var parsingServer = server
-        parsingServer.decoder = Server.makeDecoder()
+        parsingServer.decoder = APIServer.makeDecoder()
         let expected = try await FileChecksum(path: file.path).call(on: parsingServer)
         #expect(expected.size == Self.size)
 

@@ -18,9 +18,9 @@ import Testing
 
     /// The loopback server with EndpointKit's default coders and `middlewares`. Timing tests pass
     /// a transport of their own, so that other tests' calls do not queue in front of theirs.
-    func server(_ middlewares: [any Middleware], transport: any HTTPTransport = IntegrationTransport.shared) -> Server {
+    func server(_ middlewares: [any EndpointMiddleware], transport: any HTTPTransport = IntegrationTransport.shared) -> APIServer {
         var server = loopback.server(transport: transport)
-        server.decoder = Server.makeDecoder()
+        server.decoder = APIServer.makeDecoder()
         server.middlewares = middlewares
         return server
     }
@@ -39,8 +39,8 @@ import Testing
     }
 
     @Test func `bearer, basic and API keys arrive as the server expects them`() async throws {
-        #expect(try await WhoAmI().call(on: server([BearerAuthorization(token: "t0k3n")])) == .init(scheme: "bearer", token: "t0k3n"))
-        #expect(try await WhoAmI().call(on: server([BasicAuthorization(username: "ana", password: "pä:ss")]))
+        #expect(try await WhoAmI().call(on: server([HTTPBearerAuthorization(token: "t0k3n")])) == .init(scheme: "bearer", token: "t0k3n"))
+        #expect(try await WhoAmI().call(on: server([HTTPBasicAuthorization(username: "ana", password: "pä:ss")]))
             == .init(scheme: "basic", user: "ana", password: "pä:ss"))
         #expect(try await WhoAmI().call(on: server([APIKeyAuthorization(header: "X-API-Key", value: "k1")])) == .init(scheme: "api-key-header", key: "k1"))
         #expect(try await WhoAmI().call(on: server([APIKeyAuthorization(queryParameter: "api_key", value: "k&2")])) == .init(scheme: "api-key-query", key: "k&2"))
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func `a token is not carried to another origin by a redirect`() async throws {
-        var server = server([BearerAuthorization(token: "secret"), APIKeyAuthorization(header: "X-API-Key", value: "key")])
+        var server = server([HTTPBearerAuthorization(token: "secret"), APIKeyAuthorization(header: "X-API-Key", value: "key")])
         server.decoder = JSONDecoder()
         let echo = try await Hop().call(on: server)
         #expect(echo.path == "/echo/landed")
@@ -100,7 +100,7 @@ import Testing
     }
 
     /// A refresh-token middleware whose refresh calls the loopback server's token endpoint.
-    func refreshing(realm: String, store: InMemoryTokenStore, signOuts: Shared<Int> = Shared(0)) -> (Server, RefreshTokenAuthorization) {
+    func refreshing(realm: String, store: InMemoryTokenStore, signOuts: Shared<Int> = Shared(0)) -> (APIServer, RefreshTokenAuthorization) {
         let plain = server([])
         let auth = RefreshTokenAuthorization(store: store) { tokens in
             let reply = try await RefreshToken(realm: realm, refreshToken: tokens.refreshToken ?? "").call(on: plain)
@@ -165,7 +165,7 @@ import Testing
 
     struct Flaky: Endpoint {
         var endpoint: Restful { Restful(method, "flaky/\(key)") }
-        var method: HTTPMethod = .get
+        var method: RequestMethod = .get
         let key: String
         @QueryItem var fail: Int
         @QueryItem var status = 503
@@ -193,7 +193,7 @@ import Testing
     }
 
     /// Records when each attempt leaves the client and when its answer arrives.
-    struct SendTimes: Middleware {
+    struct SendTimes: EndpointMiddleware {
         let sent = Shared<[Date]>([])
         let answered = Shared<[Date]>([])
         let retryAfter = Shared<[String]>([])
@@ -295,7 +295,7 @@ import Testing
         }
         _ = try await Me(realm: realm).call(on: server([auth, logger]))
         _ = try await WhoAmI().call(on: server([APIKeyAuthorization(queryParameter: "api_key", value: "query-secret"), logger]))
-        _ = try await WhoAmI().call(on: server([BasicAuthorization(username: "ana", password: "basic-secret"), logger]))
+        _ = try await WhoAmI().call(on: server([HTTPBasicAuthorization(username: "ana", password: "basic-secret"), logger]))
         let text = log.value.joined(separator: "\n")
         #expect(text.contains("--> GET /tokens/\(realm)/me"))
         #expect(text.contains("<-- 401 Unauthorized GET /tokens/\(realm)/me"))

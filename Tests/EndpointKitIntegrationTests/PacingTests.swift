@@ -17,11 +17,11 @@ import Testing
 
     /// The loopback server for looking at what it saw, through the shared transport: polling
     /// through a new session each time would leave hundreds of sessions behind.
-    var observer: Server { loopback.server() }
+    var observer: APIServer { loopback.server() }
 
     /// The loopback server with `middlewares` and a transport of its own, so that other tests'
     /// calls do not queue in front of these.
-    func server(_ middlewares: [any Middleware]) -> Server {
+    func server(_ middlewares: [any EndpointMiddleware]) -> APIServer {
         var server = loopback.server(transport: IntegrationTransport.make())
         server.middlewares = middlewares
         return server
@@ -111,7 +111,7 @@ import Testing
         #expect(try await seen(key) == ["/echo/\(key)/0"])
     }
 
-    // MARK: - Server rate limits
+    // MARK: - APIServer rate limits
 
     struct Limited: Endpoint {
         var endpoint: Restful { Restful(.get, "rate-limit/\(key)") }
@@ -151,7 +151,7 @@ import Testing
 
     struct Gate: Endpoint {
         var endpoint: Restful { Restful(method, "gate/\(key)") }
-        var method: HTTPMethod = .get
+        var method: RequestMethod = .get
         let key: String
         struct ReturnPayloadType: Decodable, Sendable, Equatable { let key: String; let opened: Bool }
         enum CodingKeys: CodingKey {}
@@ -189,7 +189,7 @@ import Testing
         let api = server([
             RetryPolicy(),
             RateLimitPolicy(maximumWait: 30),
-            BearerAuthorization(token: "t"),
+            HTTPBearerAuthorization(token: "t"),
             coalescing,
             Throttle(requests: 10, per: 1, maximumInFlight: 4),
         ])
@@ -212,9 +212,9 @@ import Testing
 
     @Test func `GETs with different credentials are not coalesced`() async throws {
         let key = UUID().uuidString
-        let alice = server([BearerAuthorization(token: "alice"), RequestCoalescing()])
+        let alice = server([HTTPBearerAuthorization(token: "alice"), RequestCoalescing()])
         var bob = alice
-        bob.middlewares[0] = BearerAuthorization(token: "bob")
+        bob.middlewares[0] = HTTPBearerAuthorization(token: "bob")
         let calls = [Task { [alice] in try await Gate(key: key).call(on: alice) }, Task { [bob] in try await Gate(key: key).call(on: bob) }]
         try await waitUntil("2 GETs are at the server") { try await seen("/gate/\(key)").count == 2 }
         _ = try await OpenGate(key: key).call(on: observer)

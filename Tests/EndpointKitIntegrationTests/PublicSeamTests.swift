@@ -12,7 +12,7 @@ import Testing
 /// A throttle of requests in flight, as `Throttle` is written, from public API only: it queues
 /// calls in order, and takes the time a call queued off the attempt's time
 /// (`MiddlewareContext.timeRemaining`, `withTimeRemaining`), as the built-in does.
-private struct InFlightLimit: Middleware {
+private struct InFlightLimit: EndpointMiddleware {
     final class Gate: Sendable {
         private struct State {
             var running = 0
@@ -112,7 +112,7 @@ private final class HeldTransport: HTTPTransport {
 }
 
 /// Records where in the chain a middleware's transport hooks run.
-private struct Hooked: Middleware {
+private struct Hooked: EndpointMiddleware {
     let events: Mutex<[String]>
 
     func intercept(
@@ -129,7 +129,7 @@ private struct Hooked: Middleware {
 }
 
 /// Logs the credentials registered before it, as `RequestLogger` redacts them.
-private struct CredentialProbe: Middleware {
+private struct CredentialProbe: EndpointMiddleware {
     let events: Mutex<[String]>
 
     func intercept(
@@ -151,8 +151,8 @@ private struct CredentialProbe: Middleware {
         static var timeout: TimeInterval? { 30 }
     }
 
-    static func server(_ transport: some HTTPTransport, _ middlewares: [any Middleware]) -> Server {
-        var server = Server(origin: URL(string: "https://api.test")!, transport: transport)
+    static func server(_ transport: some HTTPTransport, _ middlewares: [any EndpointMiddleware]) -> APIServer {
+        var server = APIServer(origin: URL(string: "https://api.test")!, transport: transport)
         server.middlewares = middlewares
         return server
     }

@@ -10,9 +10,9 @@ import Foundation
 /// `@unchecked Sendable`: `Process` and `Pipe` are set once in `init` and never used again except
 /// to keep the pipe (the server's lifeline) open.
 final class PythonScriptServer: @unchecked Sendable {
-    /// sse-starlette's Server-Sent Events under uvicorn (`Server/sse_starlette_server.py`).
+    /// sse-starlette's Server-Sent Events under uvicorn (`APIServer/sse_starlette_server.py`).
     static let sseStarlette = Result { try PythonScriptServer(script: "sse_starlette_server.py", named: "The sse-starlette server") }
-    /// FastAPI with slowapi's limiter (`Server/slowapi_server.py`).
+    /// FastAPI with slowapi's limiter (`APIServer/slowapi_server.py`).
     static let slowAPI = Result { try PythonScriptServer(script: "slowapi_server.py", named: "The slowapi server") }
 
     let port: Int

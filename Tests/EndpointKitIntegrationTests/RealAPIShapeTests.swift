@@ -16,8 +16,8 @@ import Testing
 /// and 304 with the cache.
 @Suite struct RealAPIShapeTests {
     /// The loopback server with EndpointKit's default (snake_case) coders.
-    static func api(_ middlewares: [any Middleware] = []) async throws -> Server {
-        var server = Server(origin: try await LoopbackServer.ready().origin, pathPrefix: "", transport: IntegrationTransport.shared)
+    static func api(_ middlewares: [any EndpointMiddleware] = []) async throws -> APIServer {
+        var server = APIServer(origin: try await LoopbackServer.ready().origin, pathPrefix: "", transport: IntegrationTransport.shared)
         server.middlewares = middlewares
         return server
     }
@@ -31,7 +31,7 @@ import Testing
         let stubs = StubTransport()
         stubs.on(LoopbackEcho.self, .status(418))
         let error = await #expect(throws: EndpointError.self) {
-            try await Server.withTransport(stubs) { try await LoopbackEcho(tag: "stubbed").response }
+            try await APIServer.withTransport(stubs) { try await LoopbackEcho(tag: "stubbed").response }
         }
         #expect(error?.statusCode == 418)
         let seen = try await Seen(prefix: "/bound-echo?tag=stubbed").call(on: LoopbackServer.ready().server())
@@ -251,6 +251,6 @@ struct LoopbackEcho: LoopbackBound {
 
 protocol LoopbackBound: Endpoint {}
 extension LoopbackBound {
-    static var server: Server? { LoopbackServer.current?.server() }  // its tests start it first
+    static var server: APIServer? { LoopbackServer.current?.server() }  // its tests start it first
 }
 #endif

@@ -9,7 +9,7 @@ import FoundationNetworking
 import Testing
 
 /// README's pacing against a real limiter nobody on EndpointKit wrote: FastAPI with slowapi
-/// (`Server/slowapi_server.py`), "5 per 2 seconds", which answers 429 past its budget.
+/// (`APIServer/slowapi_server.py`), "5 per 2 seconds", which answers 429 past its budget.
 @Suite struct RealLimiterTests {
     let origin: URL
 
@@ -42,7 +42,7 @@ import Testing
         let key = UUID().uuidString
         let policy = RateLimitPolicy(maximumWait: 10)
         let throttle = Throttle(maximumInFlight: 1)
-        var configured = Server(origin: origin, pathPrefix: "", transport: IntegrationTransport.make())
+        var configured = APIServer(origin: origin, pathPrefix: "", transport: IntegrationTransport.make())
         configured.middlewares = policyFirst ? [policy, throttle] : [throttle, policy]
         let server = configured
         let failures = await withTaskGroup(of: String?.self) { group in
@@ -58,7 +58,7 @@ import Testing
             return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
         }
         #expect(failures.isEmpty, "\(failures.first ?? "")")
-        let observer = Server(origin: origin, pathPrefix: "", transport: IntegrationTransport.shared)
+        let observer = APIServer(origin: origin, pathPrefix: "", transport: IntegrationTransport.shared)
         #expect(try await Refused(key: key).call(on: observer).refused == 0)
     }
 }

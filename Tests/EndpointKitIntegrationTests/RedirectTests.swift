@@ -24,7 +24,7 @@ import Testing
     }
 
     static let secretHeaders = [
-        "User-Agent": Server.userAgent, "Authorization": "Bearer s3cret", "Cookie": "session=abc",
+        "User-Agent": APIServer.userAgent, "Authorization": "Bearer s3cret", "Cookie": "session=abc",
     ]
 
     @Test(arguments: [307, 308])

@@ -48,7 +48,7 @@ import Testing
         let uploadSizes: [Int]
     }
 
-    func run(on server: Server) async throws -> Outcome {
+    func run(on server: APIServer) async throws -> Outcome {
         let echo = try await Note(text: "buy milk", pinned: true).call(on: server)
         let missing = await #expect(throws: EndpointError.self) { try await Missing().call(on: server) }
         let upload = try await Upload(title: "holiday", file: MultipartFile(Data(repeating: 7, count: 3000), filename: "a.bin")).call(on: server)
@@ -58,10 +58,10 @@ import Testing
             uploadFields: upload.fields, uploadSizes: upload.files.map(\.size))
     }
 
-    func server(_ origin: URL, _ transport: any HTTPTransport) -> Server {
-        Server(
+    func server(_ origin: URL, _ transport: any HTTPTransport) -> APIServer {
+        APIServer(
             origin: origin, pathPrefix: "", transport: transport, errorPayloadType: APIError.self,
-            middlewares: [BearerAuthorization(token: "loopback-secret-token")])
+            middlewares: [HTTPBearerAuthorization(token: "loopback-secret-token")])
     }
 
     @Test func `exchanges recorded from a real server replay identically once it is stopped`() async throws {

@@ -89,7 +89,7 @@ private struct RemoveItem: Endpoint, Decodable {
     @Test func `requests EndpointKit sends validate against its own OpenAPI document with openapi-core`() async throws {
         let loopback = try await LoopbackServer.ready()
         var server = loopback.server(pathPrefix: "contract")
-        server.middlewares = [BearerAuthorization(token: "t0k3n")]
+        server.middlewares = [HTTPBearerAuthorization(token: "t0k3n")]
         let document = try OpenAPIDocument(
             title: "Requests", version: "1", servers: [server],
             endpoints: [GetItem.self, PlaceOrder.self, ReplaceTags.self, SignUp.self, Attach.self, PutBlob.self, RemoveItem.self])

@@ -103,13 +103,13 @@ private struct Specimen {
         schema = try JSONSchema(for: type)
         decodes = { data in
             do {
-                _ = try Server.makeDecoder().decode(T.self, from: data)
+                _ = try APIServer.makeDecoder().decode(T.self, from: data)
                 return nil
             } catch {
                 return "\(error)"
             }
         }
-        encoded = try values.map { try Server.makeEncoder().encode($0) }
+        encoded = try values.map { try APIServer.makeEncoder().encode($0) }
     }
 }
 

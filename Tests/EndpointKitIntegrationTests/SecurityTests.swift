@@ -66,7 +66,7 @@ import Testing
     }
 
     /// Sets one header, as any third-party middleware might.
-    struct SetsHeader: Middleware {
+    struct SetsHeader: EndpointMiddleware {
         let name: String
         let value: String
         func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
@@ -77,14 +77,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("api-key name with CR/LF", [APIKeyAuthorization(header: "X-Key\r\nX-Injected", value: "k")] as [any Middleware]),
-        ("bearer token with CR/LF", [BearerAuthorization(token: "abc\r\nX-Injected: yes")]),
+        ("api-key name with CR/LF", [APIKeyAuthorization(header: "X-Key\r\nX-Injected", value: "k")] as [any EndpointMiddleware]),
+        ("bearer token with CR/LF", [HTTPBearerAuthorization(token: "abc\r\nX-Injected: yes")]),
         ("API key with LF", [APIKeyAuthorization(header: "X-API-Key", value: "k\nX-Injected: yes")]),
         ("a middleware's header name with a space", [SetsHeader(name: "Bad Name", value: "1")]),
         ("a middleware's header name with CR/LF", [SetsHeader(name: "X-A\r\nX-Injected", value: "1")]),
     ])
     func `a header a middleware cannot send is an invalid request and nothing is sent`(
-        label: String, middlewares: [any Middleware]
+        label: String, middlewares: [any EndpointMiddleware]
     ) async throws {
         var server = loopback.server()
         server.middlewares = middlewares
@@ -112,7 +112,7 @@ import Testing
     func `credentials stay behind on another origin and everything else follows`(status: Int) async throws {
         var server = loopback.server(headers: ["User-Agent": "T/1", "Cookie": "sid=1", "Proxy-Authorization": "Basic eA=="])
         server.middlewares = [
-            BearerAuthorization(token: "bearer-secret"),
+            HTTPBearerAuthorization(token: "bearer-secret"),
             APIKeyAuthorization(header: "X-Tenant-Secret", value: "header-secret"),
             APIKeyAuthorization(queryParameter: "appid", value: "query-secret"),
         ]

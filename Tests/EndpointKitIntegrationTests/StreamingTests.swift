@@ -11,15 +11,15 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// Streamed answers from the loopback server's `/stream/` routes (`Server/streams.py`): Server-Sent
+/// Streamed answers from the loopback server's `/stream/` routes (`APIServer/streams.py`): Server-Sent
 /// Events, JSON Lines and raw bytes, read as they arrive through the suite's transport (``IntegrationTransport``).
 @Suite struct StreamingTests {
     let loopback: LoopbackServer
     init() async throws { loopback = try await LoopbackServer.ready() }
 
-    func server(_ middlewares: [any Middleware] = []) -> Server {
+    func server(_ middlewares: [any EndpointMiddleware] = []) -> APIServer {
         var server = loopback.server()
-        server.decoder = Server.makeDecoder()
+        server.decoder = APIServer.makeDecoder()
         server.middlewares = middlewares
         return server
     }

@@ -14,11 +14,11 @@ import Testing
 /// Server-Sent Events from sse-starlette (PyPI), served by uvicorn: an implementation nobody on
 /// EndpointKit wrote, with its own framing (CRLF line ends, `retry`, keep-alive pings).
 @Suite struct ThirdPartySSETests {
-    let server: Server
+    let server: APIServer
 
     init() async throws {
         let port = try await onOwnThread { try PythonScriptServer.sseStarlette.get().port }
-        server = Server(origin: URL(string: "http://127.0.0.1:\(port)")!, pathPrefix: "", transport: IntegrationTransport.shared)
+        server = APIServer(origin: URL(string: "http://127.0.0.1:\(port)")!, pathPrefix: "", transport: IntegrationTransport.shared)
     }
 
     struct Update: Decodable, Sendable, Equatable { let n: Int; let word: String }

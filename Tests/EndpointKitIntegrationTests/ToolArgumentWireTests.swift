@@ -30,7 +30,7 @@ private struct CreateOrder: Endpoint, Decodable {
     func `arguments refused at any depth send nothing to the server`(arguments: String, message: String) async throws {
         let loopback = try await LoopbackServer.ready()
         // EndpointKit's own coders (snake_case both ways), so that the schema's names are the decoder's.
-        let server = Server(origin: loopback.origin, pathPrefix: "", transport: IntegrationTransport.shared)
+        let server = APIServer(origin: loopback.origin, pathPrefix: "", transport: IntegrationTransport.shared)
         let key = UUID().uuidString
         let tools = EndpointTools([CreateOrder.self], on: server)
         let withKey = arguments.replacingOccurrences(of: #"{"items""#, with: #"{"key": "\#(key)", "items""#)

@@ -62,11 +62,11 @@ private struct EchoMismatch: Endpoint, Decodable {
         return [token, key, password, pair, "c00kie/value+1"].flatMap(forms) + [base64, base64.replacingOccurrences(of: "=", with: "")]
     }
 
-    static let middlewares: [(String, [any Middleware], [String: String])] = [
-        ("bearer", [BearerAuthorization(token: token)], [:]),
+    static let middlewares: [(String, [any EndpointMiddleware], [String: String])] = [
+        ("bearer", [HTTPBearerAuthorization(token: token)], [:]),
         ("api key header", [APIKeyAuthorization(header: "X-API-Key", value: key)], [:]),
         ("api key query", [APIKeyAuthorization(queryParameter: "api_key", value: key)], [:]),
-        ("basic", [BasicAuthorization(username: user, password: password)], [:]),
+        ("basic", [HTTPBasicAuthorization(username: user, password: password)], [:]),
         ("cookie set by the app", [], ["Cookie": cookie]),
         ("refresh token", [RefreshTokenAuthorization(store: InMemoryTokenStore(Tokens(accessToken: token, refreshToken: "r"))) { $0 }], [:]),
     ]
@@ -104,7 +104,7 @@ private struct EchoMismatch: Endpoint, Decodable {
     @Test func `a cut result never keeps part of a secret`() async throws {
         let loopback = try await LoopbackServer.ready()
         var server = loopback.server()
-        server.middlewares = [BearerAuthorization(token: Self.token)]
+        server.middlewares = [HTTPBearerAuthorization(token: Self.token)]
         let uncut = EndpointTools([EchoText.self], on: server, maximumResultSize: 1 << 20)
         var cuts = 0
         for status in [200, 500] {

@@ -9,7 +9,7 @@ import FoundationNetworking
 
 /// A cache as an app might write it: it keeps every 2xx body that arrived whole, by URL, and never
 /// asks the context anything.
-private struct NaiveCache: Middleware {
+private struct NaiveCache: EndpointMiddleware {
     let stored = Shared<[String: Data]>([:])
     let seen = Shared<[String]>([])
 
@@ -29,7 +29,7 @@ private struct NaiveCache: Middleware {
 }
 
 /// An app's own credential: a session header, registered through the context.
-private struct SessionHeader: Middleware {
+private struct SessionHeader: EndpointMiddleware {
     let secret: String
 
     func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
@@ -50,7 +50,7 @@ private struct Hop: Endpoint {
 }
 
 /// Replaces the request body with what `replacement` makes of it.
-private struct RewriteBody: Middleware {
+private struct RewriteBody: EndpointMiddleware {
     let replacement: @Sendable (MessageBody?) async throws -> MessageBody?
     let seen = Shared<[String]>([])
 
@@ -65,7 +65,7 @@ private struct RewriteBody: Middleware {
 }
 
 /// Sets `httpBody` and passes the old body on: the mistake the chain refuses.
-private struct SetsHTTPBodyOnly: Middleware {
+private struct SetsHTTPBodyOnly: EndpointMiddleware {
     func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
         var request = request
         request.httpBody = Data("changed".utf8)
@@ -74,7 +74,7 @@ private struct SetsHTTPBodyOnly: Middleware {
 }
 
 /// Sends every request twice.
-private struct SendsTwice: Middleware {
+private struct SendsTwice: EndpointMiddleware {
     func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
         _ = try await next(request, body)
         return try await next(request, body)
@@ -82,7 +82,7 @@ private struct SendsTwice: Middleware {
 }
 
 /// Answers from memory, as a cache would: bytes for a call that streams.
-private struct AnswersWithBytes: Middleware {
+private struct AnswersWithBytes: EndpointMiddleware {
     let bytes: Data
     func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
         (.data(bytes), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "text/event-stream"])!)
@@ -90,7 +90,7 @@ private struct AnswersWithBytes: Middleware {
 }
 
 /// Answers an ordinary call with a stream of its own, in small pieces.
-private struct AnswersWithStream: Middleware {
+private struct AnswersWithStream: EndpointMiddleware {
     func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
         let (answer, response) = try await next(request, body)
         let bytes = try await answer.collect(upTo: 1 << 20)

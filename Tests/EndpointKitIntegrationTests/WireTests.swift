@@ -110,8 +110,8 @@ import Testing
         typealias ReturnPayloadType = Echo
     }
 
-    @Test(arguments: [HTTPMethod.put, .patch, .delete, .options, .get])
-    func `each method places parameters by its rule`(method: HTTPMethod) async throws {
+    @Test(arguments: [RequestMethod.put, .patch, .delete, .options, .get])
+    func `each method places parameters by its rule`(method: RequestMethod) async throws {
         let echo = try await Mutate(endpoint: Restful(method, "items/{id}"), id: 7, value: "a b")
             .call(on: loopback.server())
         #expect(echo.method == method.rawValue)
@@ -166,7 +166,7 @@ import Testing
     }
 
     @Test func `response uses the task-local default server`() async throws {
-        let echo = try await Server.withDefault(loopback.server()) {
+        let echo = try await APIServer.withDefault(loopback.server()) {
             try await Ping2(value: "local").response
         }
         #expect(echo.query == ["value": ["local"]])

@@ -64,11 +64,11 @@ final class Wallet {
     @Test func `nonisolated endpoints and payloads work in a main-actor-by-default target`() async throws {
         MainActor.assertIsolated()
         let transport = CannedTransport()
-        let encoder = Server.makeEncoder()
+        let encoder = APIServer.makeEncoder()
         encoder.outputFormatting = .sortedKeys
-        let server = Server(origin: URL(string: "https://reiterate.app")!, transport: transport, encoder: encoder)
+        let server = APIServer(origin: URL(string: "https://reiterate.app")!, transport: transport, encoder: encoder)
         let wallet = Wallet()
-        wallet.balance = try await Server.withDefault(server) {
+        wallet.balance = try await APIServer.withDefault(server) {
             try await BuyCheer(identifier: "cheer.large", transactionId: 7).response.balance
         }
         #expect(wallet.balance == 42)
@@ -88,20 +88,20 @@ final class BalanceModel {
     }
 }
 
-extension Server {
+extension APIServer {
     /// The preview server of the Testing article's "Previews": stubs with a typed value and a delay.
-    static var walletPreview: Server {
+    static var walletPreview: APIServer {
         let stubs = StubTransport()
         stubs.on(Balance.self, .value(.init(balance: 1_200)).delayed(by: 0.01))
         stubs.on(BuyCheer.self) { call in CheerBalance(balance: Int(call.transactionId)) }
-        return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
+        return APIServer(origin: URL(string: "https://preview.invalid")!, transport: stubs)
     }
 }
 
 @Suite struct MainActorStubTests {
     @Test func `a main-actor view model loads from a stubbed server, as in a preview`() async throws {
         let model = BalanceModel()
-        try await Server.withDefault(.walletPreview) {
+        try await APIServer.withDefault(.walletPreview) {
             try await model.load()
         }
         #expect(model.balance == 1_200)
@@ -139,7 +139,7 @@ final class TransferModel {
         let stubs = StubTransport()
         let chunks = (0..<4).map { _ in Data(repeating: 7, count: 1_000) }
         stubs.on(ExportArchive.self, .chunks(chunks, interval: 0.06, headers: ["Content-Length": "4000"]))
-        let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+        let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
         let model = TransferModel()
         let file = try await ExportArchive().download(on: server) { progress in
             MainActor.assertIsolated()
@@ -156,7 +156,7 @@ final class TransferModel {
     @Test func `upload progress updates main-actor state from a plain closure`() async throws {
         let stubs = StubTransport()
         stubs.on(SendNote.self, .status(204))
-        let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+        let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
         let model = TransferModel()
         try await SendNote(text: "hello").call(on: server) { progress in
             MainActor.assertIsolated()
@@ -169,7 +169,7 @@ final class TransferModel {
 @Suite struct MainActorLogTests {
     @Test func `a main-actor model keeps a logger's lines from its stream`() async throws {
         let (logger, lines) = RequestLogger.makeStream()
-        var server = Server(origin: URL(string: "https://api.test")!, transport: CannedTransport())
+        var server = APIServer(origin: URL(string: "https://api.test")!, transport: CannedTransport())
         server.middlewares = [logger]
         _ = try await Balance().call(on: server)
         var console: [String] = []

@@ -19,7 +19,7 @@ import Testing
 
     func query(of endpoint: some Endpoint, arrays: ArrayEncoding = .repeatedKeys) async throws -> String? {
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.arrayEncoding = arrays
         _ = try await endpoint.callWithMetadata(on: server)
         return try transport.request.url?.query
@@ -93,7 +93,7 @@ import Testing
         let request = try transport.request
         #expect(request.bodyText == "payment_method_types%5B%5D=card&payment_method_types%5B%5D=sepa_debit&mode=payment")
         #expect(request.value(forHTTPHeaderField: "Idempotency-Key") == "k-1")
-        var commaServer = Server.stub(transport)
+        var commaServer = APIServer.stub(transport)
         commaServer.arrayEncoding = .commaSeparated
         struct Form: Endpoint {
             let endpoint = Restful(.post, "f", body: .form)
@@ -122,7 +122,7 @@ import Testing
             typealias ReturnPayloadType = EmptyPayload
         }
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.arrayEncoding = .brackets
         _ = try await Tagged().call(on: server)
         #expect(try transport.request.value(forHTTPHeaderField: "X-Tags") == "a, b")

@@ -19,7 +19,7 @@ import Testing
         struct ReturnPayloadType: Decodable, Sendable { let balance: Int }
     }
 
-    func sent(_ endpoint: some Endpoint, server: (RecordingTransport) -> Server = { .stub($0) }) async throws -> URLRequest {
+    func sent(_ endpoint: some Endpoint, server: (RecordingTransport) -> APIServer = { .stub($0) }) async throws -> URLRequest {
         let transport = RecordingTransport(body: #"{"balance":1}"#)
         _ = try? await endpoint.call(on: server(transport))
         return try transport.request
@@ -46,7 +46,7 @@ import Testing
 
     @Test func `the default encoder writes the same bytes apart from key order`() async throws {
         let request = try await sent(PurchaseCheer(identifier: "a", transactionId: 2)) {
-            Server(origin: URL(string: "https://x.test")!, transport: $0)
+            APIServer(origin: URL(string: "https://x.test")!, transport: $0)
         }
         let text = try #require(request.bodyText)
         #expect(text == #"{"identifier":"a","transaction_id":2}"# || text == #"{"transaction_id":2,"identifier":"a"}"#)
@@ -100,7 +100,7 @@ import Testing
 
     @Test func `server headers are sent and may replace Accept`() async throws {
         let request = try await sent(PurchaseCheer(identifier: "a", transactionId: 1)) {
-            Server(origin: URL(string: "https://x.test")!, transport: $0,
+            APIServer(origin: URL(string: "https://x.test")!, transport: $0,
                    headers: ["accept": "application/vnd.api+json", "X-App": "Cheers/1.2"])
         }
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/vnd.api+json")

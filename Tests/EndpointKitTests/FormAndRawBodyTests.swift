@@ -35,7 +35,7 @@ import Testing
 
     @Test func `a form body replaces a Content-Type header from the server`() async throws {
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.headers = ["content-type": "application/json"]
         _ = try await SignIn(username: "a", password: "b", scopes: [], rememberMe: true, client: "c").call(on: server)
         let request = try transport.request

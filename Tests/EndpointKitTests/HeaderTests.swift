@@ -19,7 +19,7 @@ import Testing
 
     func sent(_ endpoint: some Endpoint, serverHeaders: [String: String]) async throws -> URLRequest {
         let transport = RecordingTransport()
-        _ = try await endpoint.call(on: Server(origin: URL(string: "https://x.test")!, transport: transport, headers: serverHeaders))
+        _ = try await endpoint.call(on: APIServer(origin: URL(string: "https://x.test")!, transport: transport, headers: serverHeaders))
         return try transport.request
     }
 
@@ -52,7 +52,7 @@ import Testing
     func `a header that could inject others is refused before sending`(headers: [String: String], problem: String) async throws {
         let transport = RecordingTransport()
         let error = try await #require(throws: EndpointError.self) {
-            try await Plain().call(on: Server(origin: URL(string: "https://x.test")!, transport: transport, headers: headers))
+            try await Plain().call(on: APIServer(origin: URL(string: "https://x.test")!, transport: transport, headers: headers))
         }
         #expect(error.kind == .invalidRequest)
         #expect(error.description == "GET /api/v1/plain: \(problem).")

@@ -13,7 +13,7 @@ import Testing
     let transport = RecordingTransport()
 
     func expectInvalid(
-        _ endpoint: some Endpoint, server: Server? = nil, mentioning fragment: String,
+        _ endpoint: some Endpoint, server: APIServer? = nil, mentioning fragment: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let error = try await #require(throws: EndpointError.self, sourceLocation: sourceLocation) {

@@ -11,7 +11,7 @@ import Testing
 /// Every JSON body a real API wants: vendor media types, explicit null, a whole-body property, no
 /// body at all; and who decides the Content-Type.
 @Suite struct JSONBodyTests {
-    func sent(_ endpoint: some Endpoint, server: (RecordingTransport) -> Server = { .stub($0) }) async throws -> URLRequest {
+    func sent(_ endpoint: some Endpoint, server: (RecordingTransport) -> APIServer = { .stub($0) }) async throws -> URLRequest {
         let transport = RecordingTransport()
         _ = try await endpoint.callWithMetadata(on: server(transport))
         return try transport.request
@@ -160,8 +160,8 @@ import Testing
             @HeaderField("X-Other") var other: String? = nil
             typealias ReturnPayloadType = EmptyPayload
         }
-        let serverWithType: (RecordingTransport) -> Server = { transport in
-            var server = Server.stub(transport)
+        let serverWithType: (RecordingTransport) -> APIServer = { transport in
+            var server = APIServer.stub(transport)
             server.headers["Content-Type"] = "text/plain"
             return server
         }

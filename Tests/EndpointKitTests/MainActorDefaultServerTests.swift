@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// `Server.withDefault` from main-actor code, as SwiftUI previews and `@MainActor` tests call it.
+/// `APIServer.withDefault` from main-actor code, as SwiftUI previews and `@MainActor` tests call it.
 @MainActor @Suite struct MainActorDefaultServerTests {
     struct Balance: Endpoint {
         let endpoint = Restful(.get, "balance")
@@ -23,8 +23,8 @@ import Testing
 
     @Test func `withDefault runs its operation in the caller's isolation`() async throws {
         let screen = Screen()
-        let server = Server.stub(RecordingTransport(body: #"{"balance":7}"#))
-        let returned = try await Server.withDefault(server) {
+        let server = APIServer.stub(RecordingTransport(body: #"{"balance":7}"#))
+        let returned = try await APIServer.withDefault(server) {
             MainActor.assertIsolated()
             let balance = try await Balance().response.balance
             screen.shown.append(balance)

@@ -19,10 +19,10 @@ private struct ScoreFeed: Endpoint {
 
 /// One stable name per operation: errors, the OpenAPI document and tool names all derive from it.
 @Suite struct OperationIDTests {
-    private func server(_ configure: (StubTransport) -> Void) -> Server {
+    private func server(_ configure: (StubTransport) -> Void) -> APIServer {
         let stubs = StubTransport()
         configure(stubs)
-        return Server(origin: URL(string: "https://api.example.com")!, transport: stubs)
+        return APIServer(origin: URL(string: "https://api.example.com")!, transport: stubs)
     }
 
     @Test func `every failure of a call names its operation by the endpoint's type`() async throws {

@@ -18,7 +18,7 @@ import Testing
         _ type: Payload.Type, status: Int = 200, contentType: String? = nil, body: Data
     ) async throws -> Payload {
         let transport = BytesTransport(status: status, contentType: contentType, body: body)
-        return try await Fetch<Payload>().call(on: Server(origin: URL(string: "https://x.test")!, transport: transport))
+        return try await Fetch<Payload>().call(on: APIServer(origin: URL(string: "https://x.test")!, transport: transport))
     }
 
     @Test(arguments: [nil, "application/octet-stream", "image/png", "application/json"])

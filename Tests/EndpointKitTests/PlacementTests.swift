@@ -22,7 +22,7 @@ import Testing
 
     func sent(_ endpoint: some Endpoint, serverHeaders: [String: String] = [:]) async throws -> URLRequest {
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.headers = serverHeaders
         _ = try await endpoint.call(on: server)
         return try transport.request

@@ -24,7 +24,7 @@ private struct FileReport: Endpoint, Decodable {
 @Suite struct PropertyPlacementTests {
     @Test func `the document and the wire place every property by the same rule`() async throws {
         let transport = RecordingTransport(status: 204, body: "")
-        let server = Server.stub(transport)
+        let server = APIServer.stub(transport)
         try await FileReport(recordId: "r 1", includeDrafts: true).call(on: server)
         let request = try transport.request
         #expect(request.url?.absoluteString == "https://api.example.com/api/v1/records/r%201/reports?page=1&fields=a,b&include_drafts=true")

@@ -11,7 +11,7 @@ import Testing
 /// GET, HEAD, DELETE and OPTIONS send their parameters as a query string.
 @Suite struct QueryTests {
     /// The query string the endpoint sends, percent-encoding intact.
-    func query(of endpoint: some Endpoint, encoder: JSONEncoder = Server.makeEncoder()) async throws -> String? {
+    func query(of endpoint: some Endpoint, encoder: JSONEncoder = APIServer.makeEncoder()) async throws -> String? {
         let transport = RecordingTransport()
         _ = try await endpoint.call(on: .stub(transport, encoder: encoder))
         let request = try transport.request

@@ -21,7 +21,7 @@ import Testing
             }
             return request.value(forHTTPHeaderField: "Authorization") == "Bearer a2" ? .init(body: #"{"balance":1}"#) : .init(status: 401)
         }
-        var api = Server(origin: URL(string: "https://example.com")!, transport: transport)
+        var api = APIServer(origin: URL(string: "https://example.com")!, transport: transport)
         let signOuts = LogCollector()
         let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in
             let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
@@ -46,8 +46,8 @@ import Testing
 
     @Test func `the body and placement samples send what their comments say`() async throws {
         let transport = RecordingTransport()
-        let server = Server(origin: URL(string: "https://example.com")!, transport: transport, headers: ["Accept-Language": "en"])
-        try await Server.withDefault(server) {
+        let server = APIServer(origin: URL(string: "https://example.com")!, transport: transport, headers: ["Accept-Language": "en"])
+        try await APIServer.withDefault(server) {
             try await PostComment(postId: 7, notify: true, requestID: "abc", text: "Nice!").call()
             _ = try? await Greeting().call()
             _ = try? await Greeting(language: "de").call()
@@ -75,7 +75,7 @@ import Testing
 
     @Test func `the typed error sample reads the API's error`() async throws {
         let body = #"{"error":{"code":"sold_out","message":"No more cheers"}}"#
-        let server = Server(
+        let server = APIServer(
             origin: URL(string: "https://example.com")!, transport: RecordingTransport(status: 409, body: body),
             errorPayloadType: APIError.self)
         let error = try await #require(throws: EndpointError.self) {
@@ -83,7 +83,7 @@ import Testing
         }
         #expect(error.errorPayload(as: APIError.self)?.error.code == "sold_out")
         let oauth = try await #require(throws: EndpointError.self) {
-            try await SignIn(username: "a", password: "b").call(on: Server(
+            try await SignIn(username: "a", password: "b").call(on: APIServer(
                 origin: URL(string: "https://example.com")!,
                 transport: RecordingTransport(status: 400, body: #"{"error":"invalid_grant"}"#),
                 errorPayloadType: APIError.self))
@@ -92,18 +92,18 @@ import Testing
     }
 
     @Test func `the configuration sample builds the URL it describes`() async throws {
-        let encoder = Server.makeEncoder()
+        let encoder = APIServer.makeEncoder()
         encoder.outputFormatting = .sortedKeys
         let transport = RecordingTransport()
-        let server = Server(
+        let server = APIServer(
             origin: URL(string: "https://example.com/base")!,
             pathPrefix: "/api/v{version}",
             transport: transport,
             encoder: encoder,
-            decoder: Server.makeDecoder(),
+            decoder: APIServer.makeDecoder(),
             headers: ["User-Agent": "Cheers/3.1", "Accept-Language": "en"]
         )
-        try await Server.withDefault(server) {
+        try await APIServer.withDefault(server) {
             try await DeleteCheer(id: 7).call()
         }
         let request = try transport.request
@@ -114,7 +114,7 @@ import Testing
 
     @Test func `the limits sample limits what it says`() async throws {
         let fiveMegabytes = String(repeating: "x", count: 5 << 20)
-        var api = Server(origin: URL(string: "https://example.com")!)
+        var api = APIServer(origin: URL(string: "https://example.com")!)
         api.timeout = 30                        // seconds per attempt (default 60); nil for none
         api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
         api.transport = RecordingTransport(headers: ["Content-Type": "text/csv"], body: fiveMegabytes)

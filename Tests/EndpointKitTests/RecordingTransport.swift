@@ -46,20 +46,20 @@ struct FailingTransport: WholeRequestTransport {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw error }
 }
 
-extension Server {
+extension APIServer {
     /// A server at `https://api.example.com` with an in-memory transport.
     static func stub(
         _ transport: any HTTPTransport,
         origin: String = "https://api.example.com",
         pathPrefix: String = "/api/v{version}",
         encoder: JSONEncoder = sortedEncoder()
-    ) -> Server {
-        Server(origin: URL(string: origin)!, pathPrefix: pathPrefix, transport: transport, encoder: encoder)
+    ) -> APIServer {
+        APIServer(origin: URL(string: origin)!, pathPrefix: pathPrefix, transport: transport, encoder: encoder)
     }
 
     /// The default encoder with sorted keys, so bodies can be compared byte for byte.
     static func sortedEncoder() -> JSONEncoder {
-        let encoder = Server.makeEncoder()
+        let encoder = APIServer.makeEncoder()
         encoder.outputFormatting = .sortedKeys
         return encoder
     }

@@ -86,13 +86,13 @@ import Testing
     }
 
     @Test func `every server has a deadline by default`() {
-        #expect(Server(origin: URL(string: "https://h.test")!).timeout == 60)
-        #expect(Server.defaultMaximumResponseSize == 16 << 20)
+        #expect(APIServer(origin: URL(string: "https://h.test")!).timeout == 60)
+        #expect(APIServer.defaultMaximumResponseSize == 16 << 20)
     }
 
     @Test(arguments: [Double.infinity, 1e11, 1e300, Double.greatestFiniteMagnitude])
     func `a huge or infinite timeout means no limit, not a crash`(timeout: Double) async throws {
-        var server = Server.stub(RecordingTransport(status: 204, body: ""))
+        var server = APIServer.stub(RecordingTransport(status: 204, body: ""))
         server.timeout = timeout
         try await Ping().call(on: server)
     }
@@ -100,7 +100,7 @@ import Testing
     @Test(arguments: [-1, -Double.infinity, Double.nan])
     func `a negative or NaN timeout is an invalid request`(timeout: Double) async throws {
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.timeout = timeout
         let error = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
         #expect(error.kind == .invalidRequest)
@@ -114,7 +114,7 @@ import Testing
     ])
     func `a nonsensical retry policy is an invalid request`(policy: RetryPolicy) async throws {
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.middlewares = [policy]
         let error = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
         #expect(error.kind == .invalidRequest)
@@ -140,7 +140,7 @@ import Testing
     ])
     func `an endless wait ends when the call is cancelled, without a crash`(policy: RetryPolicy, answer: ScriptedTransport.Answer) async throws {
         let transport = ScriptedTransport { _, _ in answer }
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.middlewares = [policy]
         let call = Task { try await Ping().call(on: server) }
         while transport.requests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }

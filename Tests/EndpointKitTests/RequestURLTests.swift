@@ -159,7 +159,7 @@ import Testing
 
     @Test func `an API key in the query keeps the URL valid`() async throws {
         let transport = RecordingTransport()
-        var server = Server.stub(transport, pathPrefix: "")
+        var server = APIServer.stub(transport, pathPrefix: "")
         server.middlewares = [APIKeyAuthorization(queryParameter: "api key", value: "k 1/\u{E9}&x")]
         _ = try await Literal(path: "my files").call(on: server)
         let url = try #require(try transport.request.url).absoluteString

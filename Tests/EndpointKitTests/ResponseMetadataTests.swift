@@ -44,8 +44,8 @@ import Testing
         typealias ReturnPayloadType = EmptyPayload
     }
 
-    func server(_ transport: RecordingTransport) -> Server {
-        var server = Server.stub(transport)
+    func server(_ transport: RecordingTransport) -> APIServer {
+        var server = APIServer.stub(transport)
         server.errorPayloadType = APIError.self
         return server
     }

@@ -22,9 +22,9 @@ import Testing
         typealias ReturnPayloadType = [Branch]
     }
 
-    @Test func `a bound endpoint goes to its own server, not Server.default`() async throws {
+    @Test func `a bound endpoint goes to its own server, not APIServer.default`() async throws {
         let other = RecordingTransport(body: "[]")
-        let branches = try await Server.withDefault(.stub(other)) {
+        let branches = try await APIServer.withDefault(.stub(other)) {
             try await ListBranches(owner: "apple", repo: "swift").response
         }
         #expect(branches == [Branch(name: "main")])
@@ -36,8 +36,8 @@ import Testing
         let stubs = StubTransport()
         stubs.on(ListBranches.self) { _ in [Branch(name: "stubbed")] }
         stubs.on(Unbound.self, .value(EmptyPayload()))
-        let (branches, explicit) = try await Server.withTransport(stubs) {
-            try await Server.withDefault(.stub(RecordingTransport())) {
+        let (branches, explicit) = try await APIServer.withTransport(stubs) {
+            try await APIServer.withDefault(.stub(RecordingTransport())) {
                 try await Unbound().call()
                 return (try await ListBranches(owner: "a", repo: "b").response,
                         try await ListBranches(owner: "c", repo: "d").call(on: .githubTest))
@@ -56,8 +56,8 @@ import Testing
 
     @Test func `withReplacement sends one API's calls to another server, and only those`() async throws {
         let defaultTransport = RecordingTransport()
-        let branches = try await Server.withDefault(.stub(defaultTransport)) {
-            try await Server.withReplacement(.stagingTest, for: .githubTest) {
+        let branches = try await APIServer.withDefault(.stub(defaultTransport)) {
+            try await APIServer.withReplacement(.stagingTest, for: .githubTest) {
                 try await Unbound().call()
                 return try await ListBranches(owner: "apple", repo: "swift").response
             }
@@ -70,7 +70,7 @@ import Testing
     @Test func `outside the override the bound server is used again`() async throws {
         let stubs = StubTransport()
         stubs.on(ListBranches.self) { _ in [] }
-        _ = try await Server.withTransport(stubs) { try await ListBranches(owner: "x", repo: "y").response }
+        _ = try await APIServer.withTransport(stubs) { try await ListBranches(owner: "x", repo: "y").response }
         let after = try await ListBranches(owner: "x", repo: "y").response
         #expect(after == [Branch(name: "main")])
     }
@@ -79,7 +79,7 @@ import Testing
 /// The family of endpoints bound to the test "GitHub".
 protocol BoundEndpoint: Endpoint {}
 extension BoundEndpoint {
-    static var server: Server? { .githubTest }
+    static var server: APIServer? { .githubTest }
 }
 
 struct Unbound: Endpoint {
@@ -87,7 +87,7 @@ struct Unbound: Endpoint {
     typealias ReturnPayloadType = EmptyPayload
 }
 
-extension Server {
-    static let githubTest = Server.stub(ServerBindingTests.githubTransport, origin: "https://api.github.test", pathPrefix: "")
-    static let stagingTest = Server.stub(ServerBindingTests.stagingTransport, origin: "https://staging.github.test", pathPrefix: "/v3")
+extension APIServer {
+    static let githubTest = APIServer.stub(ServerBindingTests.githubTransport, origin: "https://api.github.test", pathPrefix: "")
+    static let stagingTest = APIServer.stub(ServerBindingTests.stagingTransport, origin: "https://staging.github.test", pathPrefix: "/v3")
 }

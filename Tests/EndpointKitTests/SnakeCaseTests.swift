@@ -113,13 +113,13 @@ import Testing
             let userName: String
             let protectionUrl: String
         }
-        let json = try Server.makeEncoder().encode(Record(transactionId: 7, userName: "u", protectionUrl: "p"))
+        let json = try APIServer.makeEncoder().encode(Record(transactionId: 7, userName: "u", protectionUrl: "p"))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect(Set(object.keys) == ["transaction_id", "user_name", "protection_url"])
-        let decoded = try Server.makeDecoder().decode(
+        let decoded = try APIServer.makeDecoder().decode(
             Record.self, from: Data(#"{"transaction_id":7,"user_name":"u","protection_url":"p"}"#.utf8))
         #expect(decoded == Record(transactionId: 7, userName: "u", protectionUrl: "p"))
-        guard case .custom = Server.makeDecoder().keyDecodingStrategy else {
+        guard case .custom = APIServer.makeDecoder().keyDecodingStrategy else {
             Issue.record("the default decoder's key strategy should read as .custom")
             return
         }

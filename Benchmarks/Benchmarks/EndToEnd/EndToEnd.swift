@@ -25,7 +25,7 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     let raw = SessionSender(session: URLSession(configuration: .ephemeral))
-    let endpointKit = Server(origin: originURL)
+    let endpointKit = APIServer(origin: originURL)
     let openAPI = OpenAPIContender.client(origin: originURL)
 
     typealias Call = @Sendable () async throws -> Int

@@ -51,13 +51,13 @@ public enum EndpointKitClient {
     }
 
     /// A server with the in-memory transport.
-    public static let inMemory = Server(origin: Fixtures.origin, transport: CannedTransport())
+    public static let inMemory = APIServer(origin: Fixtures.origin, transport: CannedTransport())
 
-    public static func listBranches(on server: Server) async throws -> Int {
+    public static func listBranches(on server: APIServer) async throws -> Int {
         try await ListBranches(owner: "apple", repo: "swift", perPage: 30).call(on: server).count
     }
 
-    public static func purchaseCheer(on server: Server) async throws -> Int {
+    public static func purchaseCheer(on server: APIServer) async throws -> Int {
         try await PurchaseCheer(identifier: "cheer.large", transactionId: 2_000_000_000_001).call(on: server).balance
     }
 }

@@ -40,7 +40,7 @@ public struct SearchIssues: Endpoint {
         }
     }
 
-    public static let server = Server(origin: Fixtures.origin, transport: NoContentTransport())
+    public static let server = APIServer(origin: Fixtures.origin, transport: NoContentTransport())
 
     /// Created once, as a careful developer would.
     nonisolated(unsafe) static let dateFormatter = ISO8601DateFormatter()  // only read after creation

@@ -25,7 +25,7 @@ let isGET = arguments[2] == "GET"
 let origin = Fixtures.origin.absoluteString
 let remote = ProcessInfo.processInfo.environment["BENCH_ORIGIN"] ?? "http://127.0.0.1:8080"
 let rawSender = SessionSender(session: URLSession(configuration: .ephemeral))
-let remoteServer = Server(origin: URL(string: remote)!)
+let remoteServer = APIServer(origin: URL(string: remote)!)
 let remoteOpenAPI = OpenAPIContender.client(origin: URL(string: remote)!)
 let done = DispatchSemaphore(value: 0)
 

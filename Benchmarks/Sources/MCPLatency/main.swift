@@ -25,7 +25,7 @@ guard arguments.count >= 2, let origin = URL(string: arguments[1]) else {
     FileHandle.standardError.write(Data("usage: MCPLatency ORIGIN [--smoke | --serve]\n".utf8))
     exit(2)
 }
-let server = Server(origin: origin)
+let server = APIServer(origin: origin)
 let tools = EndpointTools([PurchaseCheer.self], on: server)
 
 if arguments.contains("--serve") {

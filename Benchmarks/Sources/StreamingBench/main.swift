@@ -19,9 +19,9 @@ guard arguments.count >= 2, let origin = URL(string: arguments[1]) else {
     exit(2)
 }
 let smoke = arguments.contains("--smoke")
-let server = Server(origin: origin, pathPrefix: "")
+let server = APIServer(origin: origin, pathPrefix: "")
 /// The same server over AsyncHTTPClient.
-let nioServer = Server(origin: origin, pathPrefix: "", transport: AsyncHTTPClientTransport.shared)
+let nioServer = APIServer(origin: origin, pathPrefix: "", transport: AsyncHTTPClientTransport.shared)
 
 /// The resident set size in bytes (0 where /proc is missing: the figures are for Linux).
 func residentBytes() -> Int {
@@ -256,11 +256,11 @@ func downloadFromNginx() async throws {
         FileHandle.standardError.write(Data("BENCH_NGINX_ORIGIN is not set: the nginx download is not measured\n".utf8))
         return
     }
-    let files = Server(origin: nginx, pathPrefix: "", maximumResponseSize: Int.max)
+    let files = APIServer(origin: nginx, pathPrefix: "", maximumResponseSize: Int.max)
     try await measureDownload(
         "nginx_download", StaticFile(), warmUp: StaticFile(), on: files, url: nginx.appendingPathComponent("big.bin"),
         megabytes: smoke ? 16 : 1024, withFoundation: true)
-    let nioFiles = Server(origin: nginx, pathPrefix: "", transport: AsyncHTTPClientTransport.shared, maximumResponseSize: Int.max)
+    let nioFiles = APIServer(origin: nginx, pathPrefix: "", transport: AsyncHTTPClientTransport.shared, maximumResponseSize: Int.max)
     try await measureDownload(
         "ahc_nginx_download", StaticFile(), warmUp: StaticFile(), on: nioFiles, url: nginx.appendingPathComponent("big.bin"),
         megabytes: smoke ? 16 : 1024)
@@ -270,7 +270,7 @@ func downloadFromNginx() async throws {
 /// in the smoke pass), with EndpointKit's memory growth; `withFoundation` adds URLSession alone (a
 /// data task writing each chunk, a download task), to tell Foundation's cost from EndpointKit's.
 func measureDownload<E: Endpoint>(
-    _ name: String, _ endpoint: E, warmUp: E, on files: Server, url: URL, megabytes: Int, withFoundation: Bool = false
+    _ name: String, _ endpoint: E, warmUp: E, on files: APIServer, url: URL, megabytes: Int, withFoundation: Bool = false
 ) async throws {
     let target = FileManager.default.temporaryDirectory.appendingPathComponent("streaming-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: target) }
@@ -317,7 +317,7 @@ func cancellation() async throws {
     try await cancellation(on: nioServer, prefix: "ahc_", rounds: smoke ? 2 : 40, target: "<= 10 ms")
 }
 
-func cancellation(on server: Server, prefix: String, rounds: Int, target: String) async throws {
+func cancellation(on server: APIServer, prefix: String, rounds: Int, target: String) async throws {
     var afterBreak: [Double] = []
     var afterCancel: [Double] = []
     for round in 0..<rounds {
@@ -366,8 +366,8 @@ func smallGETs() async throws {
         return
     }
     let servers = [
-        ("urlsession", Server(origin: origin, transport: URLSessionTransport.shared)),
-        ("ahc", Server(origin: origin, transport: AsyncHTTPClientTransport.shared)),
+        ("urlsession", APIServer(origin: origin, transport: URLSessionTransport.shared)),
+        ("ahc", APIServer(origin: origin, transport: AsyncHTTPClientTransport.shared)),
     ]
     let sequential = smoke ? 10 : 300
     let concurrent = smoke ? 128 : 6_400

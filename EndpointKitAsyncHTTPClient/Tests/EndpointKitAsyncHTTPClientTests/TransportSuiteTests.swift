@@ -40,8 +40,8 @@ struct Echo: Decodable, Sendable {
         loopback = try await Loopback.ready()
     }
 
-    func server(_ kind: TransportKind, middlewares: [any Middleware] = []) -> Server {
-        var server = Server(origin: loopback.origin, pathPrefix: "", transport: kind.transport, decoder: JSONDecoder())
+    func server(_ kind: TransportKind, middlewares: [any EndpointMiddleware] = []) -> APIServer {
+        var server = APIServer(origin: loopback.origin, pathPrefix: "", transport: kind.transport, decoder: JSONDecoder())
         server.middlewares = middlewares
         return server
     }
@@ -236,7 +236,7 @@ struct Echo: Decodable, Sendable {
 
     @Test(arguments: TransportKind.allCases)
     func `a closed port fails as a transport failure that says it could not connect`(kind: TransportKind) async throws {
-        let closed = Server(origin: URL(string: "http://127.0.0.1:9")!, transport: kind.transport)
+        let closed = APIServer(origin: URL(string: "http://127.0.0.1:9")!, transport: kind.transport)
         let error = await #expect(throws: EndpointError.self) { try await At<Echo>(path: "x").call(on: closed) }
         #expect(error?.kind == .transportFailed)
         #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
@@ -251,7 +251,7 @@ struct Echo: Decodable, Sendable {
         let loopback = try await Loopback.ready()
         for _ in 0..<3 {
             let transport = AsyncHTTPClientTransport()
-            let server = Server(origin: loopback.origin, pathPrefix: "", transport: transport, decoder: JSONDecoder())
+            let server = APIServer(origin: loopback.origin, pathPrefix: "", transport: transport, decoder: JSONDecoder())
             #expect(try await TransportSuiteTests.At<Echo>(path: "echo").call(on: server).method == "GET")
         }
         let shutDown = AsyncHTTPClientTransport()

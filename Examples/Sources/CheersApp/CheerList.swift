@@ -6,7 +6,7 @@ import SwiftUI
 
 /// The cheers on sale, loaded through ``ListCheers`` when the list appears.
 struct CheerList: View {
-    let server: Server
+    let server: APIServer
     @State private var cheers: [Cheer]?
     @State private var failure: String?
 
@@ -32,6 +32,6 @@ struct CheerList: View {
 }
 
 #Preview {
-    CheerList(server: .cheersPreview)
+    CheerList(server: .preview)
 }
 #endif

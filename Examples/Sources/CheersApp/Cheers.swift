@@ -7,7 +7,7 @@ import Foundation
 
 /// `GET /api/v1/cheers`: the cheers on sale.
 nonisolated struct ListCheers: Endpoint {
-    let endpoint = Restful(.get, "cheers")
+    var endpoint: Restful { Restful(.get, "cheers") }
     typealias ReturnPayloadType = [Cheer]
 }
 
@@ -18,17 +18,17 @@ nonisolated struct Cheer: Decodable, Sendable, Identifiable {
     let price: Decimal
 }
 
-nonisolated extension Server {
+nonisolated extension APIServer {
     /// The live API.
-    static let cheers = Server(origin: URL(string: "https://reiterate.app")!)
+    static let cheers = APIServer(origin: URL(string: "https://reiterate.app")!)
 
     /// Stubbed answers for previews: no network, a short delay so the loading state shows.
-    static var cheersPreview: Server {
+    static var preview: APIServer {
         let stubs = StubTransport()
         stubs.on(ListCheers.self, .value([
             Cheer(id: 1, name: "Small cheer", price: 0.99),
             Cheer(id: 2, name: "Large cheer", price: 4.99),
         ]).delayed(by: 0.5))
-        return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
+        return APIServer(origin: URL(string: "https://preview.invalid")!, transport: stubs)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// The demo endpoints a model may call over MCP: a purchase (confirmed by MCP clients, which ask
 /// their user before a call that is not read-only), the cheer history and GitHub-style branches.
 func demoTools(on origin: URL) -> EndpointTools {
-    EndpointTools([PurchaseCheer.self, CheerHistory.self, ListBranches.self], on: Server(origin: origin, transport: demoTransport, errorPayloadType: DemoError.self))
+    EndpointTools([PurchaseCheer.self, CheerHistory.self, ListBranches.self], on: APIServer(origin: origin, transport: demoTransport, errorPayloadType: DemoError.self))
 }
 
 /// The MCP server of `Demo --mcp-http`, set once the HTTP server knows its own origin.

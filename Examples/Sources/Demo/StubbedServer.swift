@@ -5,7 +5,7 @@ import Foundation
 /// The demo's calls answered by a `StubTransport`, with no server and no network:
 /// `swift run --package-path Examples Demo --stubbed`.
 enum StubbedServer {
-    static func make() -> Server {
+    static func make() -> APIServer {
         let stubs = StubTransport()
         // Typed values, made from each call (never encoded or decoded); an empty identifier gets
         // the 422 the real server gives, built into an EndpointError exactly as a real one.
@@ -43,7 +43,7 @@ enum StubbedServer {
         stubs.on(UploadPhoto.self, .computed { call in
             .json(#"{"album":"\#(call.albumId)","received_bytes":2048}"#, status: 201)
         })
-        return Server(origin: URL(string: "https://demo.invalid")!, transport: stubs,
+        return APIServer(origin: URL(string: "https://demo.invalid")!, transport: stubs,
                       middlewares: [RequestLogger { print("    log: \($0)") }])
     }
 }

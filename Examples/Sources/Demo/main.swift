@@ -95,7 +95,7 @@ let arguments = CommandLine.arguments
 if let flag = arguments.firstIndex(of: "--openapi") {
     // The OpenAPI 3.1 document of the demo's endpoints, derived from their structs.
     let origin = flag + 1 < arguments.count ? URL(string: arguments[flag + 1]) : nil
-    let server = Server(origin: origin ?? URL(string: "http://127.0.0.1:8080")!, transport: demoTransport, errorPayloadType: DemoError.self)
+    let server = APIServer(origin: origin ?? URL(string: "http://127.0.0.1:8080")!, transport: demoTransport, errorPayloadType: DemoError.self)
     let document = try OpenAPIDocument(
         title: "EndpointKit demo", version: "1.0", description: "The endpoints of EndpointKit's README, served by Demo's embedded server.",
         servers: [server], endpoints: demoEndpoints)
@@ -128,24 +128,24 @@ if let flag = arguments.firstIndex(of: "--openapi") {
     }
 } else if arguments.contains("--stubbed") {
     print("Stubbed: every call is answered by a StubTransport, with no server and no network\n")
-    Server.default = StubbedServer.make()
+    APIServer.default = StubbedServer.make()
     await printCalls()
 } else if let flag = arguments.firstIndex(of: "--origin") {
     guard flag + 1 < arguments.count, let origin = URL(string: arguments[flag + 1]) else {
         print("usage: Demo [--origin URL | --stubbed | --serve | --openapi [ORIGIN] | --mcp | --mcp-http]")
         exit(2)
     }
-    Server.default = Server(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])
+    APIServer.default = APIServer(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])
     await printCalls()
 } else {
     try await DemoServer.withServer { origin in
         print("Demo server listening on \(origin)\n")
         // Once, at start-up. The logger prints one line per request and per response.
-        Server.default = Server(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])
+        APIServer.default = APIServer(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])
         await printCalls()
         print()
         do {
-            Server.default = Server(origin: origin, transport: demoTransport)  // the agent's calls without the logger's lines
+            APIServer.default = APIServer(origin: origin, transport: demoTransport)  // the agent's calls without the logger's lines
             try await runAgent()
         } catch {
             print("Agent failed: \(error)")

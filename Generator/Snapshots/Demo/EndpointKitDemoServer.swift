@@ -4,16 +4,20 @@
 import EndpointKit
 import Foundation
 
-nonisolated extension Server {
+nonisolated extension APIServer {
     /// EndpointKit demo: the server its endpoints call, with paths in full (no prefix), snake_case JSON keys, `DemoError` error bodies.
     ///
     /// ```swift
-    /// Server.default = .endpointKitDemo()
+    /// APIServer.default = .endpointKitDemo()
     /// ```
-    static func endpointKitDemo(origin: URL = URL(string: "http://127.0.0.1:8080")!) -> Server {
-        Server(
+    ///
+    /// Its calls go through URLSession unless you pass another `transport`, such as
+    /// `AsyncHTTPClientTransport.shared` on a server.
+    static func endpointKitDemo(origin: URL = URL(string: "http://127.0.0.1:8080")!, transport: any HTTPTransport = URLSessionTransport.shared) -> APIServer {
+        APIServer(
             origin: origin,
             pathPrefix: "",
+            transport: transport,
             errorPayloadType: DemoError.self
         )
     }

@@ -35,7 +35,7 @@ nonisolated extension Thing.Tagged: CustomJSONSchema {
 /// A value decoded from `json`, an example the document accepts, with the API's decoder: what a
 /// union gives EndpointKitContract to stand for it while the types around it are derived.
 nonisolated private func decodedExample<T: Decodable>(_ json: String) -> T {
-    let decoder = Server.makeDecoder()
+    let decoder = APIServer.makeDecoder()
     decoder.keyDecodingStrategy = .useDefaultKeys
     do {
         return try decoder.decode(T.self, from: Data(json.utf8))

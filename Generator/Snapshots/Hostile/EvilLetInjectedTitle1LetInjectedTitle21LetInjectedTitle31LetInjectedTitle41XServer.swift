@@ -4,18 +4,18 @@
 import EndpointKit
 import Foundation
 
-nonisolated extension Server {
+nonisolated extension APIServer {
     /// Evil let injectedTitle = 1 let injectedTitle2 = 1 let injectedTitle3 = 1 let injectedTitle4 = 1 "\(x): the server its endpoints call, with paths in full (no prefix), JSON keys as written and `APIKeyAuthorization` for "key".
     ///
     /// ```swift
-    /// Server.default = .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(apiKey: key)
+    /// APIServer.default = .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(apiKey: key)
     /// ```
-    static func evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(origin: URL = URL(string: "https://evil.example/api\"+\"x")!, apiKey: String) -> Server {
-        Server(
+    static func evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(origin: URL = URL(string: "https://evil.example/api\"+\"x")!, apiKey: String) -> APIServer {
+        APIServer(
             origin: origin,
             pathPrefix: "",
-            encoder: { let encoder = Server.makeEncoder(); encoder.keyEncodingStrategy = .useDefaultKeys; return encoder }(),
-            decoder: { let decoder = Server.makeDecoder(); decoder.keyDecodingStrategy = .useDefaultKeys; return decoder }(),
+            encoder: { let encoder = APIServer.makeEncoder(); encoder.keyEncodingStrategy = .useDefaultKeys; return encoder }(),
+            decoder: { let decoder = APIServer.makeDecoder(); decoder.keyDecodingStrategy = .useDefaultKeys; return decoder }(),
             middlewares: [APIKeyAuthorization(header: "X-Key\"\\(boom)", value: apiKey)]
         )
     }

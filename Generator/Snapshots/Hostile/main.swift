@@ -32,6 +32,6 @@ if let flag = arguments.firstIndex(of: "--origin") {
 }
 guard let apiKey = environment["EVIL_LET_INJECTED_NAME1_API_KEY"], !apiKey.isEmpty else { fail("set EVIL_LET_INJECTED_NAME1_API_KEY: evil\"\n;let injectedName = 1 reads its credentials from the environment") }
 
-let server: Server = if let origin = given { .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(origin: origin, apiKey: apiKey) } else { .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(apiKey: apiKey) }
+let server: APIServer = if let origin = given { .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(origin: origin, apiKey: apiKey) } else { .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(apiKey: apiKey) }
 let tools = EndpointTools(EvilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41XAPI.endpoints, on: server)
 try await MCPServer(name: "evil\"\n;let injectedName = 1", version: "1\nlet injectedVersion = 1", tools: tools, instructions: "Line one\r\nlet injectedDescription = 1\r*/ let injectedDescription2 = 1").run()

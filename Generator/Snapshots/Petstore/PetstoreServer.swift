@@ -4,18 +4,22 @@
 import EndpointKit
 import Foundation
 
-nonisolated extension Server {
-    /// Petstore: the server its endpoints call, with paths in full (no prefix), snake_case JSON keys, `ErrorModel` error bodies and `BearerAuthorization` for "bearer".
+nonisolated extension APIServer {
+    /// Petstore: the server its endpoints call, with paths in full (no prefix), snake_case JSON keys, `ErrorModel` error bodies and `HTTPBearerAuthorization` for "bearer".
     ///
     /// ```swift
-    /// Server.default = .petstore(token: token)
+    /// APIServer.default = .petstore(token: token)
     /// ```
-    static func petstore(origin: URL = URL(string: "https://eu.petstore.example/v2")!, token: String) -> Server {
-        Server(
+    ///
+    /// Its calls go through URLSession unless you pass another `transport`, such as
+    /// `AsyncHTTPClientTransport.shared` on a server.
+    static func petstore(origin: URL = URL(string: "https://eu.petstore.example/v2")!, token: String, transport: any HTTPTransport = URLSessionTransport.shared) -> APIServer {
+        APIServer(
             origin: origin,
             pathPrefix: "",
+            transport: transport,
             errorPayloadType: ErrorModel.self,
-            middlewares: [BearerAuthorization(token: token)]
+            middlewares: [HTTPBearerAuthorization(token: token)]
         )
     }
 }

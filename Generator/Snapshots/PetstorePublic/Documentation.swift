@@ -122,7 +122,7 @@ nonisolated extension Order.Note: CustomJSONSchema {
 /// A value decoded from `json`, an example the document accepts, with the API's decoder: what a
 /// union gives EndpointKitContract to stand for it while the types around it are derived.
 nonisolated private func decodedExample<T: Decodable>(_ json: String) -> T {
-    let decoder = Server.makeDecoder()
+    let decoder = APIServer.makeDecoder()
     do {
         return try decoder.decode(T.self, from: Data(json.utf8))
     } catch {

@@ -4,16 +4,20 @@
 import EndpointKit
 import Foundation
 
-nonisolated extension Server {
+nonisolated extension APIServer {
     /// Shelter: the server its endpoints call, with paths in full (no prefix), snake_case JSON keys, `HTTPValidationError` error bodies.
     ///
     /// ```swift
-    /// Server.default = .shelter(origin: URL(string: "https://api.example.com")!)
+    /// APIServer.default = .shelter(origin: URL(string: "https://api.example.com")!)
     /// ```
-    static func shelter(origin: URL) -> Server {
-        Server(
+    ///
+    /// Its calls go through URLSession unless you pass another `transport`, such as
+    /// `AsyncHTTPClientTransport.shared` on a server.
+    static func shelter(origin: URL, transport: any HTTPTransport = URLSessionTransport.shared) -> APIServer {
+        APIServer(
             origin: origin,
             pathPrefix: "",
+            transport: transport,
             errorPayloadType: HTTPValidationError.self
         )
     }

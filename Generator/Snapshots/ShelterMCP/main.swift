@@ -29,6 +29,6 @@ if let flag = arguments.firstIndex(of: "--origin") {
 }
 guard let origin = given else { fail("usage: shelter-mcp --origin URL: the API's origin, such as https://api.example.com") }
 
-let server = Server.shelter(origin: origin)
+let server = APIServer.shelter(origin: origin)
 let tools = EndpointTools(ShelterAPI.endpoints, on: server)
 try await MCPServer(name: "shelter-mcp", version: "1.0.0", tools: tools).run()

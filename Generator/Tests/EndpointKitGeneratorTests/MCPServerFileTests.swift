@@ -22,7 +22,7 @@ import Testing
             """)["main.swift"])
         #expect(main.contains("// Credentials come from the environment, never the command line: ZOO_MCP_TOKEN."))
         #expect(main.contains(#"guard let token = environment["ZOO_MCP_TOKEN"], !token.isEmpty else { fail("set ZOO_MCP_TOKEN: zoo-mcp reads its credentials from the environment") }"#))
-        #expect(main.contains("let server: Server = if let origin = given { .zoo(origin: origin, token: token) } else { .zoo(token: token) }"))
+        #expect(main.contains("let server: APIServer = if let origin = given { .zoo(origin: origin, token: token) } else { .zoo(token: token) }"))
         #expect(main.contains("let tools = EndpointTools(ZooAPI.endpoints, on: server)"))
         #expect(main.contains(#"try await MCPServer(name: "zoo-mcp", version: "2.1", tools: tools, instructions: "Animals of the zoo.").run()"#))
         #expect(!main.contains("--origin URL:"))  // not required: the document names the server

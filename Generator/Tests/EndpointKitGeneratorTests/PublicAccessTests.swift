@@ -8,7 +8,7 @@ import Testing
 /// pagination and the documentation are all reachable. This file compiling is most of the proof.
 @Suite struct PublicAccessTests {
     @Test func `an app module builds requests from the generated library`() throws {
-        let server = Server.petstore(token: "secret")
+        let server = APIServer.petstore(token: "secret")
         var list = ListPets(limit: 20, tags: ["small"], status: .available)
         list.cursor = "next"
         let create = CreatePet(name: "Kit", kind: .cat(Cat(indoor: true)))

@@ -151,7 +151,7 @@ import Testing
             servers: [ { url: /api/v2/ } ]
             paths: {}
             """)["PrefectServer.swift"])
-        #expect(server.contains("    static func prefect(origin: URL) -> Server {"))
+        #expect(server.contains("    static func prefect(origin: URL) -> APIServer {"))
         #expect(server.contains(#"            origin: origin.appendingPathComponent("api/v2"),"#), "\(server)")
     }
 

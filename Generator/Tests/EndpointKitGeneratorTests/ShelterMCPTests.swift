@@ -66,7 +66,7 @@ import Testing
         #expect((refused["text"] as? String)?.contains("bird") == true, "\(refused)")
 
         // The write reached the server: read back through the generated API, then removed.
-        let api = Server.shelter(origin: shelter.origin)
+        let api = APIServer.shelter(origin: shelter.origin)
         let animal = try await GetAnimal(animalId: id).call(on: api)
         #expect(animal.name == "Mochi")
         #expect(animal.tags == ["mcp"])

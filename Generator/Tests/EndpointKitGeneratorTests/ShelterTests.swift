@@ -9,7 +9,7 @@ import Testing
 /// is the committed snapshot (the ShelterAPI target), and that code calls the server for real.
 @Suite(.serialized) struct ShelterTests {
     let server: ShelterServer
-    let api: Server
+    let api: APIServer
 
     init() throws {
         server = try ShelterServer()

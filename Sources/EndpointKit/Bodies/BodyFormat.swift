@@ -3,13 +3,13 @@
 /// Choose it on the endpoint's ``Restful`` value. Without one, `POST`, `PUT` and `PATCH` send JSON
 /// and the other methods send no body (their properties form the query string).
 ///
-/// The format sets the `Content-Type` header, replacing one in the server's ``Server/headers``. A
+/// The format sets the `Content-Type` header, replacing one in the server's ``APIServer/headers``. A
 /// `Content-Type` that the endpoint itself sets (its ``Endpoint/headers`` or a ``HeaderField``)
 /// is sent as written instead; a multipart body refuses one, because its boundary must match.
 ///
 /// ```swift
 /// struct SignIn: Endpoint {
-///     let endpoint = Restful(.post, "oauth/token", body: .form)  // grant_type=password&username=…
+///     var endpoint: Restful { Restful(.post, "oauth/token", body: .form) }  // grant_type=password&username=…
 ///     let grantType = "password"
 ///     let username: String
 ///     let password: String
@@ -78,7 +78,7 @@ public struct BodyFormat: Hashable, Sendable, CustomStringConvertible {
     ///
     /// ```swift
     /// struct PutAvatar: Endpoint {
-    ///     let endpoint = Restful(.put, "users/{id}/avatar", body: .raw(contentType: "image/png"))
+    ///     var endpoint: Restful { Restful(.put, "users/{id}/avatar", body: .raw(contentType: "image/png")) }
     ///     let id: Int
     ///     let png: Data
     ///     typealias ReturnPayloadType = EmptyPayload

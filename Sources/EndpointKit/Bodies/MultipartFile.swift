@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// struct UploadPhoto: Endpoint {
-///     let endpoint = Restful(.post, "albums/{albumId}/photos", body: .multipart)
+///     var endpoint: Restful { Restful(.post, "albums/{albumId}/photos", body: .multipart) }
 ///     let albumId: Int
 ///     let caption: String
 ///     let photo: MultipartFile

@@ -48,7 +48,7 @@ package struct PreparedRequest: Sendable {
 /// `PUT` and `PATCH`, none (the properties form the query) for the others. Headers: server, then
 /// endpoint, then `@HeaderField` properties, each replacing the same name in any case.
 package enum RequestBuilder {
-    package static func request<E: Endpoint>(for endpoint: E, on server: Server) throws(EndpointError) -> PreparedRequest {
+    package static func request<E: Endpoint>(for endpoint: E, on server: APIServer) throws(EndpointError) -> PreparedRequest {
         let restful = endpoint.endpoint
         let method = restful.method
         let base = server.plan.base(version: restful.version, prefix: restful.prefix)
@@ -176,7 +176,7 @@ package enum RequestBuilder {
     /// allowed, never from an `https` server down to `http`; off the server's origin the request
     /// loses `Authorization`, `Proxy-Authorization` and `Cookie` (authorization middlewares
     /// add nothing there either).
-    static func retarget(_ prepared: inout PreparedRequest, to url: URL, on server: Server) throws(EndpointError) {
+    static func retarget(_ prepared: inout PreparedRequest, to url: URL, on server: APIServer) throws(EndpointError) {
         let label = label(prepared.restful, prefix: prepared.prefix)
         func failure(_ reason: String) -> EndpointError {
             EndpointError(kind: .invalidRequest, endpoint: label, reason: reason)

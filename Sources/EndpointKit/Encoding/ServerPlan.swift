@@ -1,6 +1,6 @@
 import Foundation
 
-/// What every request to one ``Server`` starts from, worked out when the server is configured
+/// What every request to one ``APIServer`` starts from, worked out when the server is configured
 /// rather than on each call: the URL up to the endpoint's path for each API version, and the
 /// server's headers, validated, with `Accept` defaulted.
 package final class ServerPlan: Sendable {

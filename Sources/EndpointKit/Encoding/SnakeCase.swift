@@ -13,7 +13,7 @@ import Foundation
 package enum SnakeCase {
     // MARK: - Key strategies
 
-    /// The key encoding strategy of ``Server/makeEncoder()``: Foundation's snake_case rule, except
+    /// The key encoding strategy of ``APIServer/makeEncoder()``: Foundation's snake_case rule, except
     /// that a `CodingKeys` raw value written by hand (one that differs from its case name, such as
     /// `case version = "schemaVersion"`) is sent verbatim.
     static func encodingKey(_ path: [any CodingKey]) -> any CodingKey {
@@ -21,7 +21,7 @@ package enum SnakeCase {
         return PlainKey(convertUnlessExplicit(key))
     }
 
-    /// The key decoding strategy of ``Server/makeDecoder()``: Foundation's `convertFromSnakeCase`.
+    /// The key decoding strategy of ``APIServer/makeDecoder()``: Foundation's `convertFromSnakeCase`.
     static func decodingKey(_ path: [any CodingKey]) -> any CodingKey {
         guard let key = path.last else { return PlainKey("") }
         return PlainKey(fromSnakeCase(key.stringValue))

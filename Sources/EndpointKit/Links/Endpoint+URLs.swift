@@ -9,8 +9,8 @@ extension Endpoint {
     /// Calls the endpoint at `url`, a URL the server handed out, and returns its payload.
     ///
     /// `url` replaces the endpoint's path and query and is sent as given, query included: a
-    /// registry's upload session (``Response/location``), a `Link` header's next page
-    /// (``Response/links``), Kinto's `Next-Page`. The endpoint brings everything else: method, body,
+    /// registry's upload session (``EndpointResponse/location``), a `Link` header's next page
+    /// (``EndpointResponse/links``), Kinto's `Next-Page`. The endpoint brings everything else: method, body,
     /// headers, and the server's middlewares, coders and limits. Its ``QueryItem`` properties are
     /// added after the URL's own query (the registry's `digest` after the session's `_state`);
     /// its other query parameters are not, since the server's URL already carries them. A
@@ -31,8 +31,8 @@ extension Endpoint {
     /// - Parameters:
     ///   - url: The URL to call, absolute or relative to the endpoint's base URL.
     ///   - server: Where the call belongs; `nil` (the default) for the endpoint's own
-    ///     ``server`` or ``Server/default``.
-    public func call(at url: URL, on server: Server? = nil) async throws -> ReturnPayloadType {
+    ///     ``server`` or ``APIServer/default``.
+    public func call(at url: URL, on server: APIServer? = nil) async throws -> ReturnPayloadType {
         try await callWithMetadata(at: url, on: server).payload
     }
 
@@ -42,7 +42,7 @@ extension Endpoint {
     /// ```swift
     /// let next = try await ListRecords(bucket: "b", collection: "c").callWithMetadata(at: nextPage)
     /// ```
-    public func callWithMetadata(at url: URL, on server: Server? = nil) async throws -> Response<ReturnPayloadType> {
+    public func callWithMetadata(at url: URL, on server: APIServer? = nil) async throws -> EndpointResponse<ReturnPayloadType> {
         try await perform(on: server ?? defaultServer(), options: CallOptions(url: url))
     }
 }
@@ -55,7 +55,7 @@ extension Endpoint where ReturnPayloadType == EmptyPayload {
     /// try await FinishUpload(name: "library/ubuntu", digest: digest, blob: blob).call(at: session)
     /// ```
     @discardableResult
-    public func call(at url: URL, on server: Server? = nil) async throws -> EmptyPayload {
+    public func call(at url: URL, on server: APIServer? = nil) async throws -> EmptyPayload {
         try await callWithMetadata(at: url, on: server).payload
     }
 }

@@ -14,10 +14,10 @@ import FoundationNetworking
 /// ```
 public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
     /// Each page: its payload with the response's status and headers.
-    public typealias Element = Response<E.ReturnPayloadType>
+    public typealias Element = EndpointResponse<E.ReturnPayloadType>
 
     let first: E
-    let server: Server?
+    let server: APIServer?
     let maximumPages: Int
 
     /// An iterator that fetches the first page on its first `next()`.
@@ -48,7 +48,7 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
         ///
         /// - Throws: The call's error (``EndpointError`` or `CancellationError`), or
         ///   ``EndpointError/Kind/paginationFailed`` when the server loops; the sequence then ends.
-        public mutating func next() async throws -> Response<E.ReturnPayloadType>? {
+        public mutating func next() async throws -> EndpointResponse<E.ReturnPayloadType>? {
             guard let current = upcoming else { return nil }
             upcoming = nil  // an error below ends the sequence
             try Task.checkCancellation()
@@ -56,7 +56,7 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
             if fetched >= sequence.maximumPages {
                 throw failure("the server handed out more than \(sequence.maximumPages) pages (raise maximumPages if it really has that many)", at: current)
             }
-            let page: Response<E.ReturnPayloadType>
+            let page: EndpointResponse<E.ReturnPayloadType>
             let endpoint: E
             switch current {
             case .endpoint(let value):

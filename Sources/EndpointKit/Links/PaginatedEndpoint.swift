@@ -53,7 +53,7 @@ extension PaginatedEndpoint where Items == ReturnPayloadType {
 // MARK: - API
 
 extension PaginatedEndpoint {
-    /// The pages, each a ``Response`` (payload, status, headers), fetched one at a time as the
+    /// The pages, each an ``EndpointResponse`` (payload, status, headers), fetched one at a time as the
     /// loop asks for them, starting with this endpoint's own call.
     ///
     /// ```swift
@@ -68,9 +68,9 @@ extension PaginatedEndpoint {
     ///
     /// - Parameters:
     ///   - server: Where to call; `nil` (the default) for the endpoint's own ``Endpoint/server``
-    ///     or ``Server/default``.
+    ///     or ``APIServer/default``.
     ///   - maximumPages: The most pages to fetch. Defaults to 1,000.
-    public func pages(on server: Server? = nil, maximumPages: Int = 1_000) -> PageSequence<Self> {
+    public func pages(on server: APIServer? = nil, maximumPages: Int = 1_000) -> PageSequence<Self> {
         PageSequence(first: self, server: server, maximumPages: maximumPages)
     }
 
@@ -85,9 +85,9 @@ extension PaginatedEndpoint {
     /// - Parameters:
     ///   - limit: The most items to deliver; no page is fetched once it is reached. `nil` (the
     ///     default) for all of them.
-    ///   - server: Where to call; `nil` for the endpoint's own server or ``Server/default``.
+    ///   - server: Where to call; `nil` for the endpoint's own server or ``APIServer/default``.
     ///   - maximumPages: The most pages to fetch (see ``pages(on:maximumPages:)``).
-    public func items(limit: Int? = nil, on server: Server? = nil, maximumPages: Int = 1_000) -> ItemSequence<Self>
+    public func items(limit: Int? = nil, on server: APIServer? = nil, maximumPages: Int = 1_000) -> ItemSequence<Self>
     where Items.Element: Sendable {
         ItemSequence(pages: pages(on: server, maximumPages: maximumPages), limit: limit)
     }

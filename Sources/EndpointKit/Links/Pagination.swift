@@ -22,7 +22,7 @@ public struct Pagination<E: PaginatedEndpoint>: Sendable {
     }
 
     /// The next page after `response`, the answer to `endpoint`; `nil` after the last one.
-    let next: @Sendable (_ endpoint: E, _ response: Response<E.ReturnPayloadType>) throws -> Next?
+    let next: @Sendable (_ endpoint: E, _ response: EndpointResponse<E.ReturnPayloadType>) throws -> Next?
 
     /// The URL in the `Link` header whose relation is `next` (RFC 8288), until a page has none.
     public static var nextLink: Pagination { link(relation: "next") }
@@ -50,7 +50,7 @@ public struct Pagination<E: PaginatedEndpoint>: Sendable {
     ///
     /// ```swift
     /// struct ListEvents: PaginatedEndpoint {
-    ///     let endpoint = Restful(.get, "events")
+    ///     var endpoint: Restful { Restful(.get, "events") }
     ///     var cursor: String?                                          // ?cursor=… from page 2 on
     ///     struct ReturnPayloadType: Decodable, Sendable { let events: [Event]; let nextCursor: String? }
     ///     static var pagination: Pagination<Self> { .cursor(from: \.nextCursor, into: \.cursor) }
@@ -151,12 +151,12 @@ public struct Pagination<E: PaginatedEndpoint>: Sendable {
     /// }
     /// ```
     public static func custom(
-        _ next: @escaping @Sendable (_ request: E, _ page: Response<E.ReturnPayloadType>) throws -> E?
+        _ next: @escaping @Sendable (_ request: E, _ page: EndpointResponse<E.ReturnPayloadType>) throws -> E?
     ) -> Pagination {
         Pagination { endpoint, response in try next(endpoint, response).map { .endpoint($0) } }
     }
 
-    private static func itemCount(of response: Response<E.ReturnPayloadType>) throws -> Int {
+    private static func itemCount(of response: EndpointResponse<E.ReturnPayloadType>) throws -> Int {
         var count = 0
         for _ in E.items(in: response.payload) { count += 1 }
         return count

@@ -10,7 +10,7 @@ import Foundation
 /// reads them takes them from the caller.
 ///
 /// ```swift
-/// struct SmallBodyCache: Middleware {
+/// struct SmallBodyCache: EndpointMiddleware {
 ///     let store: @Sendable (Data, URL) -> Void
 ///
 ///     func intercept(

@@ -10,7 +10,7 @@ enum MiddlewareChain {
     /// at its head, its body a live ``MessageBody/stream(_:)``; another status, and every answer
     /// of a call that does not stream, comes with its whole body as ``MessageBody/data(_:)``.
     static func send<E: Endpoint>(
-        _ prepared: PreparedRequest, for endpoint: E, on server: Server, streaming: Bool = false
+        _ prepared: PreparedRequest, for endpoint: E, on server: APIServer, streaming: Bool = false
     ) async throws -> (MessageBody, HTTPURLResponse) {
         let transport = server.transport
         let timeout = try validTimeout(E.timeout ?? server.timeout, prepared: prepared)
@@ -18,7 +18,7 @@ enum MiddlewareChain {
         let idleTimeout = streaming ? E.streaming.idleTimeout : nil
         let middlewares = server.middlewares
         let preparedFile = prepared.bodyFile  // kept alive until every attempt is done
-        let send: Middleware.Next = { request, body in
+        let send: EndpointMiddleware.Next = { request, body in
             let scope = CallScope.current
             // Without middlewares, the prepared request goes as it is: RequestBuilder validated it.
             let (request, body) = middlewares.isEmpty ? (request, body) : try checked(request, body: body)
@@ -140,7 +140,7 @@ enum MiddlewareChain {
         if let problem = Seconds.problem(seconds, named: "the timeout") {
             throw EndpointError(
                 kind: .invalidRequest, endpoint: RequestBuilder.label(prepared.restful, prefix: prepared.prefix),
-                reason: problem + " (Server.timeout or the endpoint's static timeout)")
+                reason: problem + " (APIServer.timeout or the endpoint's static timeout)")
         }
         return seconds
     }

@@ -1,6 +1,6 @@
 /// How a list is written into a query string or a form body.
 ///
-/// Set it for a whole API with ``Server/arrayEncoding``, or for one property with
+/// Set it for a whole API with ``APIServer/arrayEncoding``, or for one property with
 /// ``EncodedArray``. JSON bodies are not affected: a list is a JSON array there.
 ///
 /// | style | `tags: ["a", "b"]` | `tags: []` |
@@ -10,7 +10,7 @@
 /// | ``commaSeparated`` | `tags=a,b` (a comma inside a value as `%2C`) | nothing |
 ///
 /// ```swift
-/// var stripe = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
+/// var stripe = APIServer(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
 /// stripe.arrayEncoding = .brackets  // payment_method_types[]=card
 /// ```
 public struct ArrayEncoding: Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 /// Marks an endpoint property whose list is written in its own ``ArrayEncoding``, whatever the
-/// server's ``Server/arrayEncoding``.
+/// server's ``APIServer/arrayEncoding``.
 ///
 /// The property stays where it would go (the query of a `GET`, the fields of a form body); only
 /// the spelling of its list changes. In a JSON body it is an ordinary JSON array. The memberwise
@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// struct SearchRepositories: Endpoint {
-///     let endpoint = Restful(.get, "search/repositories")   // ?in_name=swift,nio&page=1
+///     var endpoint: Restful { Restful(.get, "search/repositories") }   // ?in_name=swift,nio&page=1
 ///     @EncodedArray(.commaSeparated) var inName: [String] = []
 ///     var page = 1
 ///     struct ReturnPayloadType: Decodable, Sendable { let totalCount: Int }

@@ -1,7 +1,7 @@
 /// Marks an endpoint property as a request header: it is sent under `name` and nowhere else.
 ///
 /// A header property wins over the endpoint's ``Endpoint/headers`` and the server's
-/// ``Server/headers`` of the same name (in any case). A `nil` value sends no header; a list is sent
+/// ``APIServer/headers`` of the same name (in any case). A `nil` value sends no header; a list is sent
 /// as one comma-separated value. Values follow the query rules (numbers and booleans as text,
 /// dates in the server's date format), and a value with CR, LF or another control character is
 /// an ``EndpointError`` of kind ``EndpointError/Kind/invalidRequest`` before anything is sent.
@@ -14,7 +14,7 @@
 ///
 /// ```swift
 /// struct Upload: Endpoint {
-///     let endpoint = Restful(.post, "uploads")
+///     var endpoint: Restful { Restful(.post, "uploads") }
 ///     @HeaderField("X-Request-ID") var requestID: String? = nil
 ///     let title: String
 ///     typealias ReturnPayloadType = EmptyPayload

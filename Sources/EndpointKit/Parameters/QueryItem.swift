@@ -10,7 +10,7 @@
 ///
 /// ```swift
 /// struct PostComment: Endpoint {
-///     let endpoint = Restful(.post, "posts/{postId}/comments")  // POST …/posts/7/comments?notify=true
+///     var endpoint: Restful { Restful(.post, "posts/{postId}/comments") }  // POST …/posts/7/comments?notify=true
 ///     let postId: Int
 ///     @QueryItem var notify: Bool
 ///     let text: String                                           // {"text":"Nice!"}

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// struct ExportLog: Endpoint {
-///     let endpoint = Restful(.get, "logs/export")
+///     var endpoint: Restful { Restful(.get, "logs/export") }
 ///     typealias ReturnPayloadType = ByteStream
 /// }
 ///

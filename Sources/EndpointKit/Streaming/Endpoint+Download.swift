@@ -31,14 +31,14 @@ extension Endpoint {
     /// is not the one first recorded, discards the partial file and starts over.
     ///
     /// The request asks for the body without content coding (`Accept-Encoding: identity`), so that
-    /// sizes and ranges count the bytes written. The server's ``Server/maximumResponseSize`` limits
+    /// sizes and ranges count the bytes written. The server's ``APIServer/maximumResponseSize`` limits
     /// what is held in memory, so it does not apply; the endpoint's static
     /// ``Endpoint/maximumResponseSize``, when set, limits the file.
     ///
     /// - Parameters:
     ///   - destination: Where the file goes; `nil` for a new temporary file.
     ///   - server: The server to call; `nil` for the endpoint's (``Endpoint/server`` or
-    ///     ``Server/default``).
+    ///     ``APIServer/default``).
     ///   - resumable: Whether to keep an interrupted download and resume it on the next call.
     ///   - isolation: The actor `progress` runs on: the caller's, which you do not pass.
     ///   - progress: Called as bytes arrive, on the caller's actor (the main actor in app code, so
@@ -46,17 +46,17 @@ extension Endpoint {
     ///     resumption, and the size of the whole file when the server says it. At most one call
     ///     every 50 ms, and only the newest count while the actor is busy; the final one (the whole
     ///     file) is always made, before the call returns.
-    /// - Returns: The response: its ``Response/payload`` is the file's URL (`destination`, or the
+    /// - Returns: The response: its ``EndpointResponse/payload`` is the file's URL (`destination`, or the
     ///   temporary file); status (`200`, `206` when resumed, `416` when the partial file was
     ///   already whole), headers, the final URL after redirects in `httpResponse.url`, and
-    ///   ``Response/suggestedFilename`` from `Content-Disposition`.
+    ///   ``EndpointResponse/suggestedFilename`` from `Content-Disposition`.
     /// - Throws: An ``EndpointError``, as for any call, or `CancellationError`.
     @discardableResult
     public func download(
-        to destination: URL? = nil, on server: Server? = nil, resumable: Bool = false,
+        to destination: URL? = nil, on server: APIServer? = nil, resumable: Bool = false,
         isolation: isolated (any Actor)? = #isolation,
         progress: ((TransferProgress) -> Void)? = nil
-    ) async throws -> Response<URL> {
+    ) async throws -> EndpointResponse<URL> {
         do {
             return try await ProgressRelay.run(isolation: isolation, report: progress) { throttle in
                 try await downloadUnnamed(to: destination, on: server, resumable: resumable, progress: throttle)
@@ -67,8 +67,8 @@ extension Endpoint {
     }
 
     private func downloadUnnamed(
-        to destination: URL?, on server: Server?, resumable: Bool, progress: ProgressThrottle?
-    ) async throws -> Response<URL> {
+        to destination: URL?, on server: APIServer?, resumable: Bool, progress: ProgressThrottle?
+    ) async throws -> EndpointResponse<URL> {
         let server = try (server ?? defaultServer()).overridden()
         var prepared = try await prepare(on: server, at: nil)
         prepared.request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
@@ -84,6 +84,6 @@ extension Endpoint {
             }
             return try await openStream(request, on: server)
         }
-        return Response(payload: url, httpResponse: response, request: prepared.request)
+        return EndpointResponse(payload: url, httpResponse: response, request: prepared.request)
     }
 }

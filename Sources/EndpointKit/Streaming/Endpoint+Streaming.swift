@@ -6,8 +6,8 @@ import FoundationNetworking
 extension Endpoint {
     /// A call whose payload streams: the payload reads the body as it arrives.
     func performStreaming<Payload: StreamedPayload>(
-        _ type: Payload.Type, prepared: PreparedRequest, on server: Server
-    ) async throws -> Response<ReturnPayloadType> {
+        _ type: Payload.Type, prepared: PreparedRequest, on server: APIServer
+    ) async throws -> EndpointResponse<ReturnPayloadType> {
         var prepared = prepared
         if let accept = Payload.acceptedTypes, !Self.headers.keys.contains(where: { HeaderRules.sameName($0, "Accept") }) {
             prepared.request.setValue(accept, forHTTPHeaderField: "Accept")
@@ -34,13 +34,13 @@ extension Endpoint {
                 kind: .invalidRequest, endpoint: ResponseDecoder.label(for: prepared.request),
                 reason: "\(Payload.self) is not the endpoint's payload type")  // cannot happen: the caller checked
         }
-        return Response(payload: payload, httpResponse: response, request: prepared.request)
+        return EndpointResponse(payload: payload, httpResponse: response, request: prepared.request)
     }
 
     /// Sends `prepared` through the middlewares and returns a 2xx answer at its head, its body
     /// streaming; another status throws the usual ``EndpointError`` (body and error payload
     /// included) before anything is streamed.
-    func openStream(_ prepared: PreparedRequest, on server: Server) async throws -> (ByteStream, HTTPURLResponse) {
+    func openStream(_ prepared: PreparedRequest, on server: APIServer) async throws -> (ByteStream, HTTPURLResponse) {
         let request = prepared.request
         let answer: MessageBody
         let response: HTTPURLResponse

@@ -17,7 +17,7 @@ extension Endpoint {
     ///
     /// - Parameters:
     ///   - server: The server to call; `nil` for the endpoint's (``Endpoint/server`` or
-    ///     ``Server/default``).
+    ///     ``APIServer/default``).
     ///   - isolation: The actor `uploadProgress` runs on: the caller's, which you do not pass.
     ///   - uploadProgress: Called on the caller's actor (the main actor in app code, so it may
     ///     update a view's state) with the body bytes sent so far and the body's size; again from
@@ -27,7 +27,7 @@ extension Endpoint {
     /// - Returns: The decoded payload.
     @discardableResult
     public func call(
-        on server: Server? = nil, isolation: isolated (any Actor)? = #isolation,
+        on server: APIServer? = nil, isolation: isolated (any Actor)? = #isolation,
         uploadProgress: @escaping (TransferProgress) -> Void
     ) async throws -> ReturnPayloadType {
         let server = try server ?? defaultServer()

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// struct ExportOrders: Endpoint {
-///     let endpoint = Restful(.get, "orders/export")
+///     var endpoint: Restful { Restful(.get, "orders/export") }
 ///     typealias ReturnPayloadType = JSONLines<Order>
 /// }
 ///
@@ -17,7 +17,7 @@ import Foundation
 /// Blank lines are skipped. A line that is not a `Row` ends the loop with an ``EndpointError`` of
 /// kind ``EndpointError/Kind/decodingFailed`` naming the line, or of kind
 /// ``EndpointError/Kind/streamError`` when it decodes as the endpoint's error payload. A line
-/// longer than the server's ``Server/maximumResponseSize`` fails the stream rather than filling
+/// longer than the server's ``APIServer/maximumResponseSize`` fails the stream rather than filling
 /// memory, so a body of any length runs in constant memory.
 public struct JSONLines<Row: Decodable & Sendable>: AsyncSequence, Sendable {
     /// One row, decoded from its line.
@@ -61,7 +61,7 @@ public struct JSONLines<Row: Decodable & Sendable>: AsyncSequence, Sendable {
                     finished = true
                     throw context.failure(
                         .responseTooLarge,
-                        "line \(lineNumber + 1) of the stream is longer than \(error.limit) bytes, so the stream was stopped (raise Server.maximumResponseSize, or the endpoint's static maximumResponseSize, if it is expected)")
+                        "line \(lineNumber + 1) of the stream is longer than \(error.limit) bytes, so the stream was stopped (raise APIServer.maximumResponseSize, or the endpoint's static maximumResponseSize, if it is expected)")
                 }
             }
         }

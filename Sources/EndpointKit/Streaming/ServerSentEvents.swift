@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// struct ChatCompletion: Endpoint {
-///     let endpoint = Restful(.post, "chat/completions")
+///     var endpoint: Restful { Restful(.post, "chat/completions") }
 ///     let model: String
 ///     let messages: [ChatMessage]
 ///     var stream = true
@@ -26,7 +26,7 @@ import Foundation
 /// `ServerSentEvents<String>`. The endpoint's ``Endpoint/streaming`` options say which data ends the
 /// stream (OpenAI's `[DONE]` by default), which events are errors (`event: error`), how long the
 /// stream may stay silent, and whether it reconnects. An event larger than the server's
-/// ``Server/maximumResponseSize`` fails the stream rather than filling memory.
+/// ``APIServer/maximumResponseSize`` fails the stream rather than filling memory.
 public struct ServerSentEvents<Payload: Decodable & Sendable>: AsyncSequence, Sendable {
     /// One event, its data decoded.
     public typealias Element = ServerSentEvent<Payload>
@@ -83,7 +83,7 @@ public struct ServerSentEvents<Payload: Decodable & Sendable>: AsyncSequence, Se
                     stop()
                     throw context.failure(
                         .responseTooLarge,
-                        "an event of the stream is larger than \(error.limit) bytes, so the stream was stopped (raise Server.maximumResponseSize, or the endpoint's static maximumResponseSize, if it is expected)")
+                        "an event of the stream is larger than \(error.limit) bytes, so the stream was stopped (raise APIServer.maximumResponseSize, or the endpoint's static maximumResponseSize, if it is expected)")
                 }
             }
         }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// struct LiveScores: Endpoint {
-///     let endpoint = Restful(.get, "scores/live")
+///     var endpoint: Restful { Restful(.get, "scores/live") }
 ///     typealias ReturnPayloadType = ServerSentEvents<Score>
 ///     static var streaming: StreamingOptions {
 ///         StreamingOptions(idleTimeout: 45, reconnection: Reconnection(maximumAttempts: 10))
@@ -31,7 +31,7 @@ public struct StreamingOptions: Sendable {
 
     /// The longest the stream may stay silent while you wait for its next element, in seconds;
     /// `nil` (the default) keeps the transport's own idle timeout (URLSession's
-    /// `timeoutIntervalForRequest`, 60 s). A stream has no total deadline: ``Server/timeout``
+    /// `timeoutIntervalForRequest`, 60 s). A stream has no total deadline: ``APIServer/timeout``
     /// limits the wait for the status and headers only.
     public var idleTimeout: TimeInterval?
 

@@ -19,7 +19,7 @@ import FoundationNetworking
 ///         return (.data(Data(#"{"balance":200}"#.utf8)), response)
 ///     }
 /// }
-/// let server = Server(origin: URL(string: "https://example.com")!, transport: CannedTransport())
+/// let server = APIServer(origin: URL(string: "https://example.com")!, transport: CannedTransport())
 /// ```
 ///
 /// The request body is `body` only: the request's `httpBody` is empty. A body is

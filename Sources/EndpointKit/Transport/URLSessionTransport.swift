@@ -16,7 +16,7 @@ import FoundationNetworking
 /// - `Authorization`, `Proxy-Authorization`, `Cookie` and the headers and query parameters that
 ///   authorization middlewares add are not sent on to another origin (scheme, host or port);
 /// - the response body is counted as it arrives (after decompression) and the call fails once it
-///   passes the server's ``Server/maximumResponseSize``;
+///   passes the server's ``APIServer/maximumResponseSize``;
 /// - the configuration's `timeoutIntervalForResource` is enforced as a deadline for the whole
 ///   exchange (Linux ignores it), while `timeoutIntervalForRequest` stays an idle timeout;
 /// - a call cancelled before its request starts sends nothing; cancelling a running call cancels the
@@ -28,10 +28,10 @@ import FoundationNetworking
 /// ```swift
 /// let configuration = URLSessionTransport.makeConfiguration()
 /// configuration.timeoutIntervalForResource = 30  // whole-exchange deadline, in seconds
-/// let server = Server(origin: origin, transport: URLSessionTransport(configuration: configuration))
+/// let server = APIServer(origin: origin, transport: URLSessionTransport(configuration: configuration))
 /// ```
 public final class URLSessionTransport: HTTPTransport {
-    /// One transport shared by every ``Server`` that does not name its own, so that they share
+    /// One transport shared by every ``APIServer`` that does not name its own, so that they share
     /// connections.
     public static let shared = URLSessionTransport()
 
@@ -78,7 +78,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// `seconds` for a network instead of failing at once while the device is offline
     /// (`waitsForConnectivity`, with `timeoutIntervalForResource` as the longest wait).
     ///
-    /// The call's own timeout (``Server/timeout``, or the endpoint's) still bounds each attempt,
+    /// The call's own timeout (``APIServer/timeout``, or the endpoint's) still bounds each attempt,
     /// as it does for every transport: give calls that should wait this long a timeout of at least
     /// `seconds`. As with any resource timeout here, EndpointKit enforces it and URLSession does not: a streamed body (Server-Sent Events, a download) is not cut off
     /// after `seconds`; only the wait for its head is bounded.

@@ -17,8 +17,8 @@ import Testing
     stubs.on(ListBranches.self, json: #"[{"name":"main","protected":true}]"#)                 // bytes, real decoder
     stubs.on(DeleteCheer.self, status: 404, json: #"{"error":"gone"}"#)                       // an HTTP error
 
-    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
-    let balance = try await Server.withDefault(server) {
+    let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
+    let balance = try await APIServer.withDefault(server) {
         try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance
     }
     #expect(balance == 200)

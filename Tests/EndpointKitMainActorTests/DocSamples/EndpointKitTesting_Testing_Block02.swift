@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitTestingTestingBlock02Part1(stubs: StubTransport, server: Server) async throws {
+func endpointKitTestingTestingBlock02Part1(stubs: StubTransport, server: APIServer) async throws {
 stubs.on(ListBranches.self, .status(503), .json(#"[{"name":"main","protected":true}]"#))  // a 503, then a 200
 let retried = try await ListBranches(owner: "apple", repo: "swift", perPage: nil).call(on: server)
 #expect(stubs.calls(to: ListBranches.self).count == 2)                                  // with RetryPolicy

@@ -11,12 +11,12 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
+nonisolated extension APIServer {
     /// Answers from stubs, after a short wait, like a phone on a good network.
-    static var preview: Server {
+    static var preview: APIServer {
         let stubs = StubTransport()
         stubs.on(ListBranches.self, .json(#"[{"name":"main","protected":true}]"#).delayed(by: 0.3))
         stubs.on(PurchaseCheer.self, .value(.init(balance: 1_200)))
-        return Server(origin: URL(string: "https://preview.invalid")!, transport: stubs)
+        return APIServer(origin: URL(string: "https://preview.invalid")!, transport: stubs)
     }
 }

@@ -12,15 +12,15 @@ import FoundationNetworking
 import Testing
 
 func endpointKitConfiguringServersBlock01Part1() async throws {
-let encoder = Server.makeEncoder()          // snake_case keys, RFC 3339 dates
+let encoder = APIServer.makeEncoder()          // snake_case keys, RFC 3339 dates
 encoder.outputFormatting = .sortedKeys      // e.g. for stable bodies (key order is otherwise unspecified)
 
-Server.default = Server(
+APIServer.default = APIServer(
     origin: URL(string: "https://example.com/base")!,  // may carry a base path
     pathPrefix: "/api/v{version}",                     // the default; "" for an unversioned API
     transport: URLSessionTransport.shared,             // the default
     encoder: encoder,
-    decoder: Server.makeDecoder(),                      // the default
+    decoder: APIServer.makeDecoder(),                      // the default
     headers: ["User-Agent": "Cheers/3.1", "Accept-Language": "en"]
 )
 _ = encoder

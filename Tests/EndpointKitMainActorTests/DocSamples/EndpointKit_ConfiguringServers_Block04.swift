@@ -11,11 +11,11 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitConfiguringServersBlock04Part1(stubs: StubTransport, githubStaging: Server) async throws {
-let repository = try await Server.withTransport(stubs) {
+func endpointKitConfiguringServersBlock04Part1(stubs: StubTransport, githubStaging: APIServer) async throws {
+let repository = try await APIServer.withTransport(stubs) {
     try await GetRepository(owner: "apple", repo: "swift").response             // answered by the stubs
 }
-let staged = try await Server.withReplacement(githubStaging, for: .github) {
+let staged = try await APIServer.withReplacement(githubStaging, for: .github) {
     try await GetRepository(owner: "apple", repo: "swift").response             // to staging
 }
 _ = (repository, staged)

@@ -12,7 +12,7 @@ import FoundationNetworking
 import Testing
 
 struct PostComment: nonisolated Endpoint {
-    let endpoint = Restful(.post, "posts/{postId}/comments")   // POST /api/v1/posts/7/comments?notify=true
+    var endpoint: Restful { Restful(.post, "posts/{postId}/comments") }   // POST /api/v1/posts/7/comments?notify=true
     let postId: Int
     @QueryItem var notify: Bool
     @HeaderField("X-Request-ID") var requestID: String? = nil    // X-Request-ID: abc

@@ -11,19 +11,19 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let stripe: Server = {
-        var server = Server(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
+nonisolated extension APIServer {
+    static let stripe: APIServer = {
+        var server = APIServer(origin: URL(string: "https://api.stripe.com")!, pathPrefix: "/v1")
         server.arrayEncoding = .brackets                       // payment_method_types[]=card
-        server.middlewares = [RetryPolicy(), BearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
+        server.middlewares = [RetryPolicy(), HTTPBearerAuthorization(provider: { ProcessInfo.processInfo.environment["STRIPE_KEY"] })]
         return server
     }()
 }
 
 struct CreateCheckoutSession: nonisolated Endpoint {
-    static var server: Server? { .stripe }
+    static var server: APIServer? { .stripe }
     static var isSafeToRetry: Bool { true }                    // the key makes a retried POST harmless
-    let endpoint = Restful(.post, "checkout/sessions", body: .form)
+    var endpoint: Restful { Restful(.post, "checkout/sessions", body: .form) }
     @HeaderField("Idempotency-Key") var idempotencyKey: String? = UUID().uuidString
     var paymentMethodTypes = ["card"]
     let mode: String

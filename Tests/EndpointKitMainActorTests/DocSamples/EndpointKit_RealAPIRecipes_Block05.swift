@@ -11,21 +11,21 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let prometheus = Server(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
+nonisolated extension APIServer {
+    static let prometheus = APIServer(origin: URL(string: "http://localhost:9090")!, pathPrefix: "/api/v1")
 }
 
 struct Series: nonisolated Endpoint {
-    static var server: Server? { .prometheus }
-    let endpoint = Restful(.post, "series", body: .form)     // long selectors fit in a form body
+    static var server: APIServer? { .prometheus }
+    var endpoint: Restful { Restful(.post, "series", body: .form) }     // long selectors fit in a form body
     @EncodedArray(.brackets) var match: [String] = []        // match[]=up&match[]=…
     var start: Date? = nil
     nonisolated struct ReturnPayloadType: Decodable, Sendable { let status: String; let data: [[String: String]] }
 }
 
 nonisolated struct Healthy: Endpoint {
-    static var server: Server? { .prometheus }
-    let endpoint = Restful(.get, "-/healthy", prefix: "")    // GET /-/healthy
+    static var server: APIServer? { .prometheus }
+    var endpoint: Restful { Restful(.get, "-/healthy", prefix: "") }    // GET /-/healthy
     typealias ReturnPayloadType = String
 }
 

@@ -17,7 +17,7 @@ nonisolated struct APIError: Decodable, Sendable {
 }
 
 func endpointKitResponsesAndErrorsBlock03Part1(id: String, tid: UInt64) async throws {
-Server.default = Server(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
+APIServer.default = APIServer(origin: URL(string: "https://example.com")!, errorPayloadType: APIError.self)
 }
 
 nonisolated struct OAuthError: Decodable, Sendable { let error: String; let errorDescription: String? }

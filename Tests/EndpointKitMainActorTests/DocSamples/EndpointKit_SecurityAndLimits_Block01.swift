@@ -12,7 +12,7 @@ import FoundationNetworking
 import Testing
 
 func endpointKitSecurityAndLimitsBlock01Part1() async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
+var api = APIServer(origin: URL(string: "https://example.com")!)
 api.timeout = 30                        // seconds per attempt (default 60); nil for none
 api.maximumResponseSize = 4 << 20       // bytes, after decompression (default 16 MiB)
 _ = api

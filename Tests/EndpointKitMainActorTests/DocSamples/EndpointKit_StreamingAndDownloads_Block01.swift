@@ -12,7 +12,7 @@ import FoundationNetworking
 import Testing
 
 nonisolated struct ChatCompletion: Endpoint {
-    let endpoint = Restful(.post, "chat/completions")
+    var endpoint: Restful { Restful(.post, "chat/completions") }
     let model: String
     let messages: [ChatMessage]
     var stream = true

@@ -12,7 +12,7 @@ import FoundationNetworking
 import Testing
 
 nonisolated struct LiveScores: Endpoint {
-    let endpoint = Restful(.get, "scores/live")
+    var endpoint: Restful { Restful(.get, "scores/live") }
     struct Score: Decodable, Sendable { let team: String; let points: Int }
     typealias ReturnPayloadType = ServerSentEvents<Score>
     static var streaming: StreamingOptions {

@@ -12,11 +12,11 @@ import FoundationNetworking
 import Testing
 
 func endpointKitUsingMiddlewareBlock01Part1(token: String) async throws {
-var api = Server(origin: URL(string: "https://example.com")!)
+var api = APIServer(origin: URL(string: "https://example.com")!)
 api.middlewares = [
     RequestLogger(),                   // outermost: one line per call and per answer
     RetryPolicy(),                     // retries 408/429/5xx and transient errors, idempotent calls only
-    BearerAuthorization(token: token), // innermost: every attempt authorized afresh
+    HTTPBearerAuthorization(token: token), // innermost: every attempt authorized afresh
 ]
 api.timeout = 15                       // seconds per attempt; an endpoint's `static var timeout` wins
 _ = api

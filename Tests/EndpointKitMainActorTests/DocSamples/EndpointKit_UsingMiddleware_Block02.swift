@@ -11,9 +11,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct RequestID: Middleware {
+nonisolated struct RequestID: EndpointMiddleware {
     func intercept(
-        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: EndpointMiddleware.Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         var request = request
         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")

@@ -11,10 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct ClientProof: Middleware {
+nonisolated struct ClientProof: EndpointMiddleware {
     let proof: String
     func intercept(
-        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: EndpointMiddleware.Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         var signed = request
         signed.setValue(proof, forHTTPHeaderField: "X-Client-Proof")

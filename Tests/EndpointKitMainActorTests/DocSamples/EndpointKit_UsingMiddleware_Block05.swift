@@ -13,7 +13,7 @@ import Testing
 
 nonisolated struct RefreshToken: Endpoint {
     static var requiresAuthorization: Bool { false }
-    let endpoint = Restful(.post, "oauth/refresh")
+    var endpoint: Restful { Restful(.post, "oauth/refresh") }
     let refreshToken: String
     struct ReturnPayloadType: Decodable, Sendable {
         let accessToken: String
@@ -22,7 +22,7 @@ nonisolated struct RefreshToken: Endpoint {
     }
 }
 
-func endpointKitUsingMiddlewareBlock05Part1(api: inout Server, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
+func endpointKitUsingMiddlewareBlock05Part1(api: inout APIServer, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
 let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in  // api as it is now
     let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
     return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,

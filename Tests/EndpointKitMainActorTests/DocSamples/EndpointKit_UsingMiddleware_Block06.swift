@@ -12,7 +12,7 @@ import FoundationNetworking
 import Testing
 
 func endpointKitUsingMiddlewareBlock06Part1(token: String) async throws {
-var cached = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-cached.middlewares = [BearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
+var cached = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+cached.middlewares = [HTTPBearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
 _ = cached
 }

@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitUsingMiddlewareBlock07Part1(api: inout Server, logger: SampleLogger, request: URLRequest) async throws {
+func endpointKitUsingMiddlewareBlock07Part1(api: inout APIServer, logger: SampleLogger, request: URLRequest) async throws {
 api.middlewares = [RequestLogger(verbose: true, logsCURL: true, redacting: ["pin"]) { line in
     logger.debug("\(line)")             // os.Logger, swift-log, a file…
 }]

@@ -15,11 +15,11 @@ import EndpointKit
 import Foundation
 
 func rEADMEBlock01Part1(id: String, tid: UInt64) async throws {
-Server.default = Server(origin: URL(string: "https://reiterate.app")!)   // once, at start-up
+APIServer.default = APIServer(origin: URL(string: "https://reiterate.app")!)   // once, at start-up
 }
 
 nonisolated struct PurchaseCheer: Endpoint {
-    let endpoint = Restful(.post, "purchase_cheer", version: 2)   // POST /api/v2/purchase_cheer
+    var endpoint: Restful { Restful(.post, "purchase_cheer", version: 2) }   // POST /api/v2/purchase_cheer
     let identifier: String
     let transactionId: UInt64
     struct ReturnPayloadType: Decodable, Sendable { let balance: Int }

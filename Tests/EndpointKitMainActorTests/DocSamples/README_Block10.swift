@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock10Part1(api: Server) async throws {
+func rEADMEBlock10Part1(api: APIServer) async throws {
 let document = try OpenAPIDocument(title: "Reiterate", version: "2.1", servers: [api], endpoints: [ListCheers.self])
 try document.yaml().write(to: URL(fileURLWithPath: "openapi.yaml"))
 _ = document

@@ -108,8 +108,30 @@ import Testing
     @Test func `the sources declare the public types the test expects to find`() throws {
         let names = try Self.publicTypeNames()
         #expect(names.count > 40)
-        for known in ["Endpoint", "Restful", "Server", "WebLink", "MessageBody", "StubTransport", "JSONSchema", "ToolDefinition"] {
+        for known in ["Endpoint", "Restful", "APIServer", "WebLink", "MessageBody", "StubTransport", "JSONSchema", "ToolDefinition", "AsyncHTTPClientTransport"] {
             #expect(names[known] != nil, "\(known) not found: the scan is broken")
+        }
+    }
+
+    /// What a Vapor or Hummingbird route file writes unqualified beside EndpointKit (issue 51). The
+    /// frameworks' names are read from their sources by `.ci/server-framework-names`.
+    @Test func `the server frameworks' list holds the names route files write every day`() {
+        let vapor = ServerFrameworkNames.all["Vapor 4.122.3"] ?? []
+        let hummingbird = ServerFrameworkNames.all["Hummingbird 2.28.1"] ?? []
+        for name in ["Request", "Response", "Application", "AsyncMiddleware", "HTTPMethod", "HTTPStatus", "Content", "Abort", "Server", "Middleware"] {
+            #expect(vapor.contains(name), "\(name) is missing from Vapor's names: the scan is broken")
+        }
+        for name in ["Request", "Response", "Router", "Application"] {
+            #expect(hummingbird.contains(name), "\(name) is missing from Hummingbird's names: the scan is broken")
+        }
+    }
+
+    @Test func `no public type of EndpointKit shares its name with one Vapor or Hummingbird exports`() throws {
+        let names = try Self.publicTypeNames()
+        for (framework, types) in ServerFrameworkNames.all.sorted(by: { $0.key < $1.key }) {
+            for name in names.keys.sorted() where types.contains(name) {
+                Issue.record("EndpointKit's \(name) (\(names[name]!)) has the name of \(framework)'s \(name): a route file that imports both cannot write it unqualified")
+            }
         }
     }
 

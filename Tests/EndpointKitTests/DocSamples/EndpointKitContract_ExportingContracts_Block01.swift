@@ -37,7 +37,7 @@ func endpointKitContractExportingContractsBlock01Part1() async throws {
 let schema = try JSONSchema(for: CheerReceipt.self)              // {"title": "CheerReceipt", "type": "object", …}
 print(String(decoding: try schema.json(prettyPrinted: true), as: UTF8.self))
 
-let api = Server(origin: URL(string: "https://reiterate.app")!)
+let api = APIServer(origin: URL(string: "https://reiterate.app")!)
 let document = try OpenAPIDocument(title: "Reiterate", version: "2.1", servers: [api], endpoints: [ListCheers.self])
 try document.yaml().write(to: URL(fileURLWithPath: "openapi.yaml"))   // or document.json()
 _ = (schema, api, document)

@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitTestingTestingBlock03Part1(stubs: StubTransport, server: Server) async throws {
+func endpointKitTestingTestingBlock03Part1(stubs: StubTransport, server: APIServer) async throws {
 stubs.on(PurchaseCheer.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(balance: 200)))
 stubs.on(RefreshToken.self, .value(.init(accessToken: "new", refreshToken: "r2", expiresIn: 3600)))
 let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance

@@ -14,7 +14,7 @@ import Testing
 func endpointKitTestingTestingBlock07Part1() async throws {
 let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Recordings")
 let mode: ReplayTransport.Mode = ProcessInfo.processInfo.environment["RECORD"] == nil ? .replay : .record()
-let staging = Server(origin: URL(string: "https://staging.reiterate.app")!,
+let staging = APIServer(origin: URL(string: "https://staging.reiterate.app")!,
                      transport: ReplayTransport(directory: recordings, mode: mode))
 _ = (recordings, mode, staging)
 }

@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitToolsEndpointsAsToolsBlock01Part1(api: Server, askUser: @escaping @Sendable (String) async -> Bool, name: String, arguments: String) async throws {
+func endpointKitToolsEndpointsAsToolsBlock01Part1(api: APIServer, askUser: @escaping @Sendable (String) async -> Bool, name: String, arguments: String) async throws {
 let tools = EndpointTools([ListCheers.self], on: api, confirmation: { call in
     await askUser("Allow \(call.method) \(call.url.path)?")       // before anything but GET and HEAD
 })

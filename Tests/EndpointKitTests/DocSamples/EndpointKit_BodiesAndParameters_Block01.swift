@@ -12,7 +12,7 @@ import FoundationNetworking
 import Testing
 
 nonisolated struct SignIn: Endpoint {
-    let endpoint = Restful(.post, "oauth/token", body: .form)   // grant_type=password&username=…
+    var endpoint: Restful { Restful(.post, "oauth/token", body: .form) }   // grant_type=password&username=…
     var grantType = "password"
     let username: String
     let password: String
@@ -20,7 +20,7 @@ nonisolated struct SignIn: Endpoint {
 }
 
 nonisolated struct UploadPhoto: Endpoint {
-    let endpoint = Restful(.post, "albums/{albumId}/photos", body: .multipart)
+    var endpoint: Restful { Restful(.post, "albums/{albumId}/photos", body: .multipart) }
     let albumId: Int
     let caption: String                 // a text part
     let photo: MultipartFile            // a file part: name "photo", its file name and type
@@ -34,7 +34,7 @@ _ = photo
 }
 
 nonisolated struct PutAvatar: Endpoint {
-    let endpoint = Restful(.put, "users/{id}/avatar", body: .raw(contentType: "image/png"))
+    var endpoint: Restful { Restful(.put, "users/{id}/avatar", body: .raw(contentType: "image/png")) }
     let id: Int
     let png: Data                       // sent byte for byte
     typealias ReturnPayloadType = EmptyPayload

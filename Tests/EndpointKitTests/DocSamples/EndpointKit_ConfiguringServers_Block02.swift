@@ -11,8 +11,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitConfiguringServersBlock02Part1(stagingServer: Server) async throws {
-let balance = try await Server.withDefault(stagingServer) {
+func endpointKitConfiguringServersBlock02Part1(stagingServer: APIServer) async throws {
+let balance = try await APIServer.withDefault(stagingServer) {
     try await PurchaseCheer(identifier: "cheer.large", transactionId: 1).response.balance
 }
 _ = balance

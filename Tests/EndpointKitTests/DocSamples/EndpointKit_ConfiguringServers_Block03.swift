@@ -11,13 +11,13 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+nonisolated extension APIServer {
+    static let github = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
 }
 
 protocol GitHubEndpoint: Endpoint {}
 nonisolated extension GitHubEndpoint {
-    static var server: Server? { .github }       // nil, the default, means Server.default
+    static var server: APIServer? { .github }       // nil, the default, means APIServer.default
 }
 
 nonisolated struct GetRepository: GitHubEndpoint {

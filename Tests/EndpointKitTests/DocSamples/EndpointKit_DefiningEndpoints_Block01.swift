@@ -25,7 +25,7 @@ nonisolated struct Branch: Decodable, Sendable {                 // the payload:
 }
 
 func endpointKitDefiningEndpointsBlock01Part1() async throws {
-let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+let github = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
 let branches = try await ListBranches(owner: "apple", repo: "swift", perPage: 30).call(on: github)
 // GET https://api.github.com/repos/apple/swift/branches?per_page=30
 _ = (github, branches)

@@ -12,7 +12,7 @@ import FoundationNetworking
 import Testing
 
 func endpointKitFollowingLinksAndPagesBlock01Part1() async throws {
-let github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+let github = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
 let first = try await ListBranches(owner: "apple", repo: "swift", perPage: 30).callWithMetadata(on: github)
 if let next = first.links["next"]?.url {
     let more = try await ListBranches(owner: "apple", repo: "swift", perPage: 30).call(at: next, on: github)

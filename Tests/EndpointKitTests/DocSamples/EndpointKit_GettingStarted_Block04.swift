@@ -17,7 +17,7 @@ import Testing
 @Test func `a stubbed purchase returns its balance`() async throws {
     let stubs = StubTransport()
     stubs.on(PurchaseCheer.self) { call in .init(balance: 200) }
-    let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+    let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
     let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
     #expect(balance == 200)
     #expect(stubs.calls(to: PurchaseCheer.self).map(\.identifier) == ["a"])

@@ -14,6 +14,6 @@ import Testing
 func endpointKitLinuxNotesBlock01Part1(origin: URL) async throws {
 let configuration = URLSessionConfiguration.ephemeral
 configuration.timeoutIntervalForResource = 30   // seconds for the whole exchange
-let server = Server(origin: origin, transport: URLSessionTransport(configuration: configuration))
+let server = APIServer(origin: origin, transport: URLSessionTransport(configuration: configuration))
 _ = (configuration, server)
 }

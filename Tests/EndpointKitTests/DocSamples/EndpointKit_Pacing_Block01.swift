@@ -12,16 +12,16 @@ import FoundationNetworking
 import Testing
 
 func endpointKitPacingBlock01Part1(token: String) async throws {
-var github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+var github = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
 github.middlewares = [
     RetryPolicy(),
     RateLimitPolicy(maximumWait: 30),                    // the server's budget, read from its answers
-    BearerAuthorization(token: token),
+    HTTPBearerAuthorization(token: token),
     RequestCoalescing(),                                 // identical GETs in flight: one request
     Throttle(requests: 10, per: 1, maximumInFlight: 4),  // your own pace
 ]
 
 let waiting = URLSessionTransport.makeConfiguration(waitingForConnectivityUpTo: 300)
-let offlineFriendly = Server(origin: URL(string: "https://api.example.com")!, transport: URLSessionTransport(configuration: waiting))
+let offlineFriendly = APIServer(origin: URL(string: "https://api.example.com")!, transport: URLSessionTransport(configuration: waiting))
 _ = (github, waiting, offlineFriendly)
 }

@@ -11,9 +11,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let gitHubCached: Server = {
-        var server = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
+nonisolated extension APIServer {
+    static let gitHubCached: APIServer = {
+        var server = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "",
                             headers: ["User-Agent": "Cheers/3.1", "Accept": "application/vnd.github+json"])
         server.middlewares = [RetryPolicy(), HTTPCache()]   // a 304 is free of the rate limit
         return server
@@ -21,7 +21,7 @@ nonisolated extension Server {
 }
 
 protocol CachedGitHubEndpoint: Endpoint {}
-nonisolated extension CachedGitHubEndpoint { static var server: Server? { .gitHubCached } }
+nonisolated extension CachedGitHubEndpoint { static var server: APIServer? { .gitHubCached } }
 
 nonisolated struct ListStargazers: CachedGitHubEndpoint, PaginatedEndpoint {
     var endpoint: Restful { Restful(.get, "repos/{owner}/{repo}/stargazers") }

@@ -11,12 +11,12 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated extension Server {
-    static let registry = Server(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
+nonisolated extension APIServer {
+    static let registry = APIServer(origin: URL(string: "https://registry.example.com")!, pathPrefix: "/v2")
 }
 
 protocol RegistryEndpoint: Endpoint {}
-nonisolated extension RegistryEndpoint { static var server: Server? { .registry } }
+nonisolated extension RegistryEndpoint { static var server: APIServer? { .registry } }
 
 nonisolated struct StartBlobUpload: RegistryEndpoint {
     var endpoint: Restful { Restful(.post, "{+name}/blobs/uploads/", body: .empty) }   // no body, not {}
@@ -25,7 +25,7 @@ nonisolated struct StartBlobUpload: RegistryEndpoint {
 }
 
 struct FinishBlobUpload: nonisolated RegistryEndpoint {
-    let endpoint = Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream"))
+    nonisolated var endpoint: Restful { Restful(.put, "{+name}/blobs/uploads/", body: .raw(contentType: "application/octet-stream")) }
     let name: String
     @QueryItem var digest: String                   // added after the session URL's own ?_state=…
     @Body var blob: Data
@@ -33,7 +33,7 @@ struct FinishBlobUpload: nonisolated RegistryEndpoint {
 }
 
 struct PutManifest: nonisolated RegistryEndpoint {
-    let endpoint = Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json"))
+    nonisolated var endpoint: Restful { Restful(.put, "{+name}/manifests/{reference}", body: .json(contentType: "application/vnd.oci.image.manifest.v1+json")) }
     let name: String
     let reference: String
     @Body var manifest: ImageManifest               // its CodingKeys spell "schemaVersion" and "mediaType"

@@ -11,10 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct SmallCache: Middleware {
+nonisolated struct SmallCache: EndpointMiddleware {
     let store: @Sendable (Data, URL) -> Void
     func intercept(
-        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Middleware.Next
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: EndpointMiddleware.Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         let (answer, response) = try await next(request, body)
         if case .data(let bytes) = answer, response.statusCode == 200, let url = request.url {

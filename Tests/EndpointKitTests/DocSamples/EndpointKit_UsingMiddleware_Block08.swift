@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitUsingMiddlewareBlock08Part1(api: inout Server) async throws {
+func endpointKitUsingMiddlewareBlock08Part1(api: inout APIServer) async throws {
 let (logger, lines) = RequestLogger.makeStream(verbose: true)
 api.middlewares = [logger]
 var console: [String] = []

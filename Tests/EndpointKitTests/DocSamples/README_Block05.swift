@@ -13,7 +13,7 @@ import Testing
 
 func rEADMEBlock05Part1(stubs: StubTransport) async throws {
 let repository = try await GetRepository(owner: "apple", repo: "swift").response   // bound to api.github.com
-let stubbed = try await Server.withTransport(stubs) {
+let stubbed = try await APIServer.withTransport(stubs) {
     try await GetRepository(owner: "apple", repo: "swift").response                // answered by the stubs
 }
 _ = (repository, stubbed)

@@ -12,11 +12,11 @@ import FoundationNetworking
 import Testing
 
 func rEADMEBlock08Part1(token: String) async throws {
-var api = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+var api = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
 api.middlewares = [
     RetryPolicy(),
     RateLimitPolicy(maximumWait: 30),
-    BearerAuthorization(token: token),
+    HTTPBearerAuthorization(token: token),
     RequestCoalescing(),
     Throttle(requests: 10, per: 1, maximumInFlight: 4),
 ]

@@ -13,7 +13,7 @@ import Testing
 
 func rEADMEBlock09Part1(stubs: StubTransport) async throws {
 stubs.on(PurchaseCheer.self) { call in .init(balance: 200) }
-let server = Server(origin: URL(string: "https://api.test")!, transport: stubs)
+let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
 let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
 _ = (server, balance)
 }

@@ -11,7 +11,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock11Part1(api: Server) async throws {
+func rEADMEBlock11Part1(api: APIServer) async throws {
 let tools = EndpointTools([ListCheers.self], on: api)
 try await MCPServer(name: "reiterate", version: "1.0", tools: tools).run()
 _ = tools

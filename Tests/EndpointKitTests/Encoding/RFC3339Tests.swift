@@ -90,7 +90,7 @@ import Testing
     @Test func `a payload's date that is not RFC 3339 fails naming the text and a valid form`() throws {
         struct Payload: Decodable { let at: Date }
         let error = try #require(throws: DecodingError.self) {
-            try Server.makeDecoder().decode(Payload.self, from: Data(#"{"at":"2023-02-29T12:00:00Z"}"#.utf8))
+            try APIServer.makeDecoder().decode(Payload.self, from: Data(#"{"at":"2023-02-29T12:00:00Z"}"#.utf8))
         }
         guard case .dataCorrupted(let context) = error else { Issue.record("\(error)"); return }
         #expect(context.debugDescription.contains("2023-02-29T12:00:00Z"))

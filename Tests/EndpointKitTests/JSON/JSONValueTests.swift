@@ -12,7 +12,7 @@ import Testing
 
     @Test func anOpenObjectKeepsItsKeysThroughTheServersCoders() throws {
         let json = #"{"event_kind":"note","payload":{"camelCase":1,"snake_case":[true,null,"x"],"nested":{"inner_key":0.5}}}"#
-        let event = try Server.makeDecoder().decode(Event.self, from: Data(json.utf8))
+        let event = try APIServer.makeDecoder().decode(Event.self, from: Data(json.utf8))
         #expect(event.eventKind == "note")
         #expect(event.payload == [
             "camelCase": 1,
@@ -20,7 +20,7 @@ import Testing
             "snake_case": [true, nil, "x"],
         ])  // members sorted by key: a decoder does not tell their order
 
-        let encoder = Server.makeEncoder()
+        let encoder = APIServer.makeEncoder()
         encoder.outputFormatting = .sortedKeys
         let written = String(decoding: try encoder.encode(event), as: UTF8.self)
         #expect(written == #"{"event_kind":"note","payload":{"camelCase":1,"nested":{"inner_key":0.5},"snake_case":[true,null,"x"]}}"#)

@@ -34,7 +34,7 @@ import Testing
 
     @Test func `Link next pages are fetched lazily, in order, until there is none`() async throws {
         let transport = Self.pagedServer(link: Self.nextLink)
-        let server = Server.stub(transport)
+        let server = APIServer.stub(transport)
         let sequence = Numbers().items(on: server)
         #expect(transport.requests.isEmpty)  // nothing is fetched before iterating
         var items: [Int] = []
@@ -265,11 +265,11 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
-    @Test func `pages of a bound endpoint go to its server, and follow Server.withTransport`() async throws {
+    @Test func `pages of a bound endpoint go to its server, and follow APIServer.withTransport`() async throws {
         let stubs = StubTransport()
         stubs.on(BoundNumbers.self, .json("[7]", headers: ["Link": #"</numbers?page=2>; rel="next""#]), .json("[8]"))
         var items: [Int] = []
-        try await Server.withTransport(stubs) {
+        try await APIServer.withTransport(stubs) {
             for try await item in BoundNumbers().items() { items.append(item) }
         }
         #expect(items == [7, 8])

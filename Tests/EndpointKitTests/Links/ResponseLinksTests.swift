@@ -81,11 +81,11 @@ import Testing
 
     @Test func `credentials stay on the server's origin`() async throws {
         let transport = ClosureTransport { _ in (200, [:], "") }
-        var withHeaders = Server.stub(transport)
+        var withHeaders = APIServer.stub(transport)
         withHeaders.headers["Authorization"] = "Bearer secret"
         withHeaders.headers["Cookie"] = "session=1"
-        var withMiddleware = Server.stub(transport)
-        withMiddleware.middlewares = [BearerAuthorization(token: "from-middleware")]
+        var withMiddleware = APIServer.stub(transport)
+        withMiddleware.middlewares = [HTTPBearerAuthorization(token: "from-middleware")]
         for server in [withHeaders, withMiddleware] {
             for url in ["https://api.example.com/same", "https://evil.test/steal", "https://api.example.com:8443/port"] {
                 try await StartUpload(name: "x").call(at: URL(string: url)!, on: server)
@@ -94,7 +94,7 @@ import Testing
         let sent = transport.requests.map { ($0.value(forHTTPHeaderField: "Authorization"), $0.value(forHTTPHeaderField: "Cookie")) }
         #expect(sent.map(\.0) == ["Bearer secret", nil, nil, "Bearer from-middleware", nil, nil])
         #expect(sent.map(\.1) == ["session=1", nil, nil, nil, nil, nil])
-        #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "User-Agent") == Server.userAgent })
+        #expect(transport.requests.allSatisfy { $0.value(forHTTPHeaderField: "User-Agent") == APIServer.userAgent })
     }
 
     @Test(arguments: [

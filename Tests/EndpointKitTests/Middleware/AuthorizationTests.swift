@@ -28,16 +28,16 @@ import Testing
         typealias ReturnPayloadType = EmptyPayload
     }
 
-    func requests(with middleware: any Middleware, _ calls: (Server) async throws -> Void) async throws -> [URLRequest] {
+    func requests(with middleware: any EndpointMiddleware, _ calls: (APIServer) async throws -> Void) async throws -> [URLRequest] {
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.middlewares = [middleware]
         try await calls(server)
         return transport.requests
     }
 
     @Test func `bearer tokens go to endpoints that require authorization, not to opted-out ones`() async throws {
-        let sent = try await requests(with: BearerAuthorization(token: "t0k3n")) { server in
+        let sent = try await requests(with: HTTPBearerAuthorization(token: "t0k3n")) { server in
             try await Me(fields: nil).call(on: server)
             try await Status().call(on: server)
             try await Impersonate().call(on: server)
@@ -47,7 +47,7 @@ import Testing
 
     @Test func `a token provider is asked for every request, and nil sends none`() async throws {
         let counter = Locked(0)
-        let provider = BearerAuthorization {
+        let provider = HTTPBearerAuthorization {
             let count = counter.withLock { value in value += 1; return value }
             return count == 2 ? nil : "token-\(count)"
         }
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func `basic credentials are UTF-8 and base64 encoded`() async throws {
-        let sent = try await requests(with: BasicAuthorization(username: "ana", password: "pässwörd:1")) { server in
+        let sent = try await requests(with: HTTPBasicAuthorization(username: "ana", password: "pässwörd:1")) { server in
             try await Me(fields: nil).call(on: server)
         }
         // base64("ana:pässwörd:1") in UTF-8
@@ -89,8 +89,8 @@ import Testing
     ])
     func `credentials are never added for another origin`(url: String) async throws {
         let context = MiddlewareContext(endpointName: "Me", method: .get, pathTemplate: "me", origin: URL(string: "https://api.example.com")!)
-        let middlewares: [any Middleware] = [
-            BearerAuthorization(token: "t"), BasicAuthorization(username: "u", password: "p"),
+        let middlewares: [any EndpointMiddleware] = [
+            HTTPBearerAuthorization(token: "t"), HTTPBasicAuthorization(username: "u", password: "p"),
             APIKeyAuthorization(header: "X-API-Key", value: "k"), APIKeyAuthorization(queryParameter: "key", value: "k"),
             RefreshTokenAuthorization(store: InMemoryTokenStore(Tokens(accessToken: "a"))) { $0 },
         ]

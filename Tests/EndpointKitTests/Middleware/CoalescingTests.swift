@@ -68,7 +68,7 @@ import Testing
     }
 
     func calls<E: Endpoint>(
-        _ count: Int, of endpoint: E, on server: Server, sharing coalescing: RequestCoalescing, transport: HeldTransport, expecting requests: Int
+        _ count: Int, of endpoint: E, on server: APIServer, sharing coalescing: RequestCoalescing, transport: HeldTransport, expecting requests: Int
     ) async throws -> [E.ReturnPayloadType] {
         let tasks = (0..<count).map { _ in Task { try await endpoint.call(on: server) } }
         // Every call is either held in the transport (`requests` of them) or, when fewer requests
@@ -80,8 +80,8 @@ import Testing
         return results
     }
 
-    func server(_ transport: HeldTransport, _ middlewares: [any Middleware]) -> Server {
-        var server = Server(origin: URL(string: "https://api.example.com")!, transport: transport)
+    func server(_ transport: HeldTransport, _ middlewares: [any EndpointMiddleware]) -> APIServer {
+        var server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport)
         server.middlewares = middlewares
         return server
     }
@@ -120,7 +120,7 @@ import Testing
         let api = server(transport, [
             RetryPolicy(),
             RateLimitPolicy(maximumWait: 30),
-            BearerAuthorization(token: "t"),
+            HTTPBearerAuthorization(token: "t"),
             coalescing,
             Throttle(requests: 10, per: 1, maximumInFlight: 4),
         ])
@@ -132,9 +132,9 @@ import Testing
     @Test func `two users never share an answer: credentials are part of what must match`() async throws {
         let transport = HeldTransport()
         let coalescing = RequestCoalescing()
-        let alice = server(transport, [BearerAuthorization(token: "alice"), coalescing])
+        let alice = server(transport, [HTTPBearerAuthorization(token: "alice"), coalescing])
         var bob = alice
-        bob.middlewares[0] = BearerAuthorization(token: "bob")
+        bob.middlewares[0] = HTTPBearerAuthorization(token: "bob")
         let tasks = [Task { [alice] in try await CurrentUser().call(on: alice) }, Task { [bob] in try await CurrentUser().call(on: bob) }]
         try await waitUntil("both requests are held") { transport.requests == 2 }
         transport.open()

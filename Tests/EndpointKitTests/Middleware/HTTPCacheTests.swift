@@ -39,7 +39,7 @@ import Testing
 
     @Test func `an optional payload is nil on 304 Not Modified`() async throws {
         let transport = Self.etagServer()
-        let server = Server.stub(transport)
+        let server = APIServer.stub(transport)
         let first = try await GetRepoIfChanged(name: "swift").call(on: server)
         #expect(first == Repo(name: "swift", stars: 5))
         let unchanged = try await GetRepoIfChanged(name: "swift", etag: "\"v5\"").callWithMetadata(on: server)
@@ -61,7 +61,7 @@ import Testing
     @Test func `the cache revalidates with If-None-Match and turns a 304 into the stored payload`() async throws {
         let stars = Locked(5)
         let transport = Self.etagServer(stars: stars)
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         let cache = HTTPCache()
         server.middlewares = [cache]
         let first = try await GetRepo(name: "swift").callWithMetadata(on: server)
@@ -86,7 +86,7 @@ import Testing
                 ? (304, [:], "")
                 : (200, ["Last-Modified": date], #"{"name":"a","stars":1}"#)
         }
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.middlewares = [HTTPCache()]
         _ = try await GetRepo(name: "a").call(on: server)
         #expect(try await GetRepo(name: "a").call(on: server) == Repo(name: "a", stars: 1))
@@ -95,7 +95,7 @@ import Testing
 
     @Test func `answers are kept per credential, never shared between users`() async throws {
         let transport = Self.etagServer()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         let tokens = Locked("alice")
         server.middlewares = [SetAuthorization(tokens: tokens), HTTPCache()]
         _ = try await GetRepo(name: "swift").call(on: server)
@@ -105,7 +105,7 @@ import Testing
         #expect(transport.requests.map { $0.value(forHTTPHeaderField: "If-None-Match") } == [nil, nil, "\"v5\""])
     }
 
-    struct SetAuthorization: Middleware {
+    struct SetAuthorization: EndpointMiddleware {
         let tokens: Locked<String>
         func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             var request = request
@@ -117,7 +117,7 @@ import Testing
     @Test func `no-store, answers without validators and bodies over the limit are not kept`() async throws {
         for (headers, maximumSize) in [(["Cache-Control": "private, no-store"], 1 << 20), ([:], 10)] {
             let transport = Self.etagServer(extraHeaders: headers)
-            var server = Server.stub(transport)
+            var server = APIServer.stub(transport)
             let cache = HTTPCache(maximumSize: maximumSize)
             server.middlewares = [cache]
             _ = try await GetRepo(name: "swift").call(on: server)
@@ -129,7 +129,7 @@ import Testing
 
     @Test func `the least recently used answers go first when the cache is full`() async throws {
         let transport = Self.etagServer()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         let cache = HTTPCache(maximumSize: 60)  // each body is 25–27 bytes: two fit
         server.middlewares = [cache]
         _ = try await GetRepo(name: "a").call(on: server)
@@ -147,7 +147,7 @@ import Testing
 
     @Test func `a request with its own validators passes through untouched`() async throws {
         let transport = Self.etagServer()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.middlewares = [HTTPCache()]
         _ = try await GetRepoIfChanged(name: "swift").call(on: server)
         let answer = try await GetRepoIfChanged(name: "swift", etag: "\"v5\"").callWithMetadata(on: server)

@@ -11,7 +11,7 @@ import Testing
 /// The middleware chain: order, context, replay, timeouts.
 @Suite struct MiddlewareChainTests {
     /// Appends its name to a header on the way out and to a list on the way back.
-    struct Tagging: Middleware {
+    struct Tagging: EndpointMiddleware {
         let name: String
         let seen: Locked<[String]>
         func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
@@ -36,7 +36,7 @@ import Testing
     @Test func `middlewares run in order, the first outermost, and see the endpoint`() async throws {
         let seen = Locked<[String]>([])
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.middlewares = [Tagging(name: "a", seen: seen), Tagging(name: "b", seen: seen)]
         try await UploadReport(team: "core", title: "Q3").call(on: server)
         #expect(try transport.request.value(forHTTPHeaderField: "X-Trail") == "a,b")
@@ -49,7 +49,7 @@ import Testing
     }
 
     /// Answers without calling the transport.
-    struct Canned: Middleware {
+    struct Canned: EndpointMiddleware {
         func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             (.data(Data(#"{"balance":9}"#.utf8)), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "application/json"])!)
         }
@@ -62,14 +62,14 @@ import Testing
 
     @Test func `a middleware can answer without the network`() async throws {
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.middlewares = [Canned()]
         #expect(try await Balance().call(on: server).balance == 9)
         #expect(transport.requests.isEmpty)
     }
 
     /// Sends every request twice.
-    struct Twice: Middleware {
+    struct Twice: EndpointMiddleware {
         func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             _ = try await next(request, body)
             return try await next(request, body)
@@ -87,7 +87,7 @@ import Testing
         try Data("file contents".utf8).write(to: source)
         defer { try? FileManager.default.removeItem(at: source) }
         let transport = RecordingTransport()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.middlewares = [Twice()]
         try await Attach(file: MultipartFile(contentsOf: source)).call(on: server)
         let bodies = transport.requests.map(\.httpBody)
@@ -96,7 +96,7 @@ import Testing
         #expect(bodies[0].map { String(decoding: $0, as: UTF8.self).contains("\r\n\r\nfile contents\r\n") } == true)
     }
 
-    struct Failing: Middleware {
+    struct Failing: EndpointMiddleware {
         let error: any Error
         func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
             throw error
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func `errors thrown by a middleware reach the caller as EndpointError or cancellation`() async throws {
-        var server = Server.stub(RecordingTransport())
+        var server = APIServer.stub(RecordingTransport())
         server.middlewares = [Failing(error: URLError(.notConnectedToInternet))]
         let error = try await #require(throws: EndpointError.self) { try await Balance().call(on: server) }
         #expect(error.kind == .transportFailed)
@@ -123,7 +123,7 @@ import Testing
             try await Task.sleep(nanoseconds: 60_000_000_000)  // a hang, as far as the call is concerned
             return .init()
         }
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.timeout = 0.2
         let started = Date()
         let error = try await #require(throws: EndpointError.self) { try await Balance().call(on: server) }
@@ -154,7 +154,7 @@ import Testing
 
     @Test func `a finished answer is freed at once, not kept until the timeout would have fired`() async throws {
         let freed = Locked(false)
-        var server = Server.stub(TrackingTransport(freed: freed))
+        var server = APIServer.stub(TrackingTransport(freed: freed))
         server.timeout = 600
         #expect(try await Balance().call(on: server).balance == 1)
         // The call is over: nothing should hold its answer. Kept until the deadline, it would stay
@@ -181,7 +181,7 @@ import Testing
     @Test(arguments: [true, false])
     func `a call cancelled while its transport goes on ends with CancellationError`(timeout: Bool) async throws {
         let started = AsyncStream<Void>.makeStream()
-        var server = Server(origin: URL(string: "https://api.test")!, transport: Stubborn(started: started.continuation))
+        var server = APIServer(origin: URL(string: "https://api.test")!, transport: Stubborn(started: started.continuation))
         server.timeout = timeout ? 30 : nil
         let call = Task { [server] in try await Balance().call(on: server) }
         for await _ in started.stream { break }

@@ -63,7 +63,7 @@ import Testing
         let limiter = FixedWindowLimiter(limit: 5, window: 0.5)
         let policy = RateLimitPolicy(maximumWait: 30)
         let throttle = Throttle(maximumInFlight: 1)
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: limiter,
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: limiter,
                             middlewares: policyFirst ? [policy, throttle] : [throttle, policy])
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<12 {

@@ -90,7 +90,7 @@ import Testing
 
     @Test func `a reset an hour away fails the next call at once, typed, with nothing sent`() async throws {
         let transport = Budget(["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "99999999999999"])
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [RateLimitPolicy(maximumWait: 60)])
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [RateLimitPolicy(maximumWait: 60)])
         _ = try await Ping().call(on: server)
         let error = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
         #expect(error.kind == .rateLimited)
@@ -108,7 +108,7 @@ import Testing
     ])
     func `a reset too large to read fails the next call as rateLimited, with one request sent`(headers: [String: String]) async throws {
         let transport = Budget(headers, status: 429)
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [RateLimitPolicy()])
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [RateLimitPolicy()])
         let first = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
         #expect(first.kind == .unacceptableStatus)
         let error = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
@@ -120,7 +120,7 @@ import Testing
     @Test(arguments: ["-5", "soon", "nan"])
     func `an unreadable reset does not hold the next call`(reset: String) async throws {
         let transport = Budget(["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset])
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [RateLimitPolicy(maximumWait: 0)])
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [RateLimitPolicy(maximumWait: 0)])
         _ = try await Ping().call(on: server)
         _ = try await Ping().call(on: server)
         #expect(transport.requests == 2)
@@ -128,13 +128,13 @@ import Testing
 
     @Test func `nonsensical settings are refused before anything is sent`() async throws {
         let transport = Budget([:])
-        for middleware in [RateLimitPolicy(maximumWait: -1), RateLimitPolicy(maximumWait: .nan)] as [any Middleware] {
-            let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [middleware])
+        for middleware in [RateLimitPolicy(maximumWait: -1), RateLimitPolicy(maximumWait: .nan)] as [any EndpointMiddleware] {
+            let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [middleware])
             let error = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
             #expect(error.kind == .invalidRequest)
         }
-        for middleware in [Throttle(requests: 0, per: 1), Throttle(maximumInFlight: 0), Throttle(requests: 1, per: -1), Throttle(requests: 1, per: .infinity)] as [any Middleware] {
-            let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [middleware])
+        for middleware in [Throttle(requests: 0, per: 1), Throttle(maximumInFlight: 0), Throttle(requests: 1, per: -1), Throttle(requests: 1, per: .infinity)] as [any EndpointMiddleware] {
+            let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport, middlewares: [middleware])
             let error = try await #require(throws: EndpointError.self) { try await Ping().call(on: server) }
             #expect(error.kind == .invalidRequest)
             #expect(error.reason.hasPrefix("the Throttle cannot be used"))

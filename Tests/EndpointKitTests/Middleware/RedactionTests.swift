@@ -78,9 +78,9 @@ import Testing
         typealias ReturnPayloadType = EmptyPayload
     }
 
-    func log(_ middlewares: [any Middleware], origin: String = "https://api.example.com", call: (Server) async throws -> Void) async throws -> String {
+    func log(_ middlewares: [any EndpointMiddleware], origin: String = "https://api.example.com", call: (APIServer) async throws -> Void) async throws -> String {
         let log = LogCollector()
-        var server = Server.stub(RecordingTransport(status: 204, body: ""), origin: origin)
+        var server = APIServer.stub(RecordingTransport(status: 204, body: ""), origin: origin)
         server.middlewares = middlewares + [RequestLogger(verbose: true, logsCURL: true, sink: log.append)]
         try await call(server)
         return log.text

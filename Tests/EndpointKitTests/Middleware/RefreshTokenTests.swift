@@ -41,8 +41,8 @@ import Testing
         }
     }
 
-    func server(_ transport: ScriptedTransport, _ auth: RefreshTokenAuthorization) -> Server {
-        var server = Server.stub(transport)
+    func server(_ transport: ScriptedTransport, _ auth: RefreshTokenAuthorization) -> APIServer {
+        var server = APIServer.stub(transport)
         server.middlewares = [auth]
         return server
     }
@@ -176,7 +176,7 @@ import Testing
             if request.url?.path == "/api/v1/refresh" { return .init(status: 204, body: "") }
             return request.value(forHTTPHeaderField: "Authorization") == "Bearer new" ? .init(status: 204, body: "") : .init(status: 401)
         }
-        let box = Locked<Server?>(nil)
+        let box = Locked<APIServer?>(nil)
         let auth = RefreshTokenAuthorization(store: InMemoryTokenStore(Tokens(accessToken: "old", refreshToken: "r"))) { tokens in
             try await Refresh(refreshToken: tokens.refreshToken ?? "").call(on: box.value!)
             return Tokens(accessToken: "new", refreshToken: "r2")

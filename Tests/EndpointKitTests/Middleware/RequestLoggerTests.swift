@@ -31,10 +31,10 @@ import Testing
         line.replacingOccurrences(of: #"\(\d+ ms"#, with: "(N ms", options: .regularExpression)
     }
 
-    func logged(verbose: Bool = false, logsCURL: Bool = false, transport: any HTTPTransport, extraMiddleware: [any Middleware] = [],
-                _ call: (Server) async throws -> Void) async throws -> [String] {
+    func logged(verbose: Bool = false, logsCURL: Bool = false, transport: any HTTPTransport, extraMiddleware: [any EndpointMiddleware] = [],
+                _ call: (APIServer) async throws -> Void) async throws -> [String] {
         let log = LogCollector()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.headers = ["User-Agent": "App/1", "Cookie": "session=abc"]
         server.middlewares = extraMiddleware + [RequestLogger(verbose: verbose, logsCURL: logsCURL, redacting: ["pin"], sink: log.append)]
         try? await call(server)
@@ -66,7 +66,7 @@ import Testing
                                            body: #"{"balance":200,"refresh_token":"secret-refresh"}"#)
         let lines = try await logged(verbose: true, transport: transport, extraMiddleware: [], { server in
             var server = server
-            server.middlewares.insert(BearerAuthorization(token: "secret-bearer"), at: 0)
+            server.middlewares.insert(HTTPBearerAuthorization(token: "secret-bearer"), at: 0)
             server.middlewares.insert(APIKeyAuthorization(header: "X-API-Key", value: "secret-key"), at: 0)
             _ = try await PurchaseCheer(identifier: "c", transactionId: 1, password: "secret-password", pin: "secret-pin").call(on: server)
         })

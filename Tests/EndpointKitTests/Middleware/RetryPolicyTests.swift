@@ -42,8 +42,8 @@ import Testing
         }
     }
 
-    func server(_ transport: ScriptedTransport, _ policy: RetryPolicy = RetryPolicyTests.quick) -> Server {
-        var server = Server.stub(transport)
+    func server(_ transport: ScriptedTransport, _ policy: RetryPolicy = RetryPolicyTests.quick) -> APIServer {
+        var server = APIServer.stub(transport)
         server.middlewares = [policy]
         return server
     }

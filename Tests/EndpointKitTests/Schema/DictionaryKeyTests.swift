@@ -35,10 +35,10 @@ private struct Small: Decodable { let counts: [UInt8: Int] }  // not CodingKeyRe
         #expect(!String(decoding: try JSONSchema(for: Catalog.self).json(), as: UTF8.self).contains("Dictionary_"))
         // What the encoder writes, the schema describes, and the decoder reads back.
         let value = Catalog(byID: [7: "a", -2: "b"], byColor: [.red: 3], names: ["x": 1])
-        let json = try Server.makeEncoder().encode(value)
+        let json = try APIServer.makeEncoder().encode(value)
         let text = String(decoding: json, as: UTF8.self)
         #expect(text.contains(#""-2":"b""#) && text.contains(#""red":3"#), "\(text)")
-        #expect(try Server.makeDecoder().decode(Catalog.self, from: json).byID == value.byID)
+        #expect(try APIServer.makeDecoder().decode(Catalog.self, from: json).byID == value.byID)
     }
 
     @Test func `a dictionary JSONEncoder writes as a list of keys and values is refused`() throws {

@@ -64,7 +64,7 @@ private struct Loose: Decodable, Sendable {
         #expect(seen == ["circle": ["kind", "radius"], "square": ["kind", "side"], "point": ["kind"]])
         // Every branch's instance decodes, to the case it names.
         for (json, kind) in [(#"{"kind":"circle","radius":2}"#, Shape.Kind.circle), (#"{"kind":"square","side":3}"#, .square), (#"{"kind":"point"}"#, .point)] {
-            #expect(try Server.makeDecoder().decode(Shape.self, from: Data(json.utf8)).kind == kind)
+            #expect(try APIServer.makeDecoder().decode(Shape.self, from: Data(json.utf8)).kind == kind)
         }
     }
 

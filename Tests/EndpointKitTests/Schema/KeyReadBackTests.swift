@@ -41,14 +41,14 @@ private struct Traced: Endpoint, Decodable {
         #expect(error.reason.contains(#"its property userID (at userID) is written "user_id", which the decoder reads back as "userId""#), "\(error.reason)")
         #expect(error.reason.contains("Name the property userId"))
         // What the refusal protects against: the schema's instance would not decode.
-        #expect(throws: DecodingError.self) { try Server.makeDecoder().decode(Profile.self, from: Data(#"{"user_id":1}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try APIServer.makeDecoder().decode(Profile.self, from: Data(#"{"user_id":1}"#.utf8)) }
     }
 
     @Test func `a CodingKeys raw value in snake_case is refused: the decoder never matches it`() throws {
         let error = try #require(throws: EndpointError.self) { try JSONSchema(for: Stamped.self) }
         #expect(error.reason.contains(#"its CodingKeys raw value "last_modified" (at last_modified) is never matched"#), "\(error.reason)")
         #expect(error.reason.contains(#"Spell the raw value "lastModified""#))
-        #expect(throws: DecodingError.self) { try Server.makeDecoder().decode(Stamped.self, from: Data(#"{"last_modified":"x"}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try APIServer.makeDecoder().decode(Stamped.self, from: Data(#"{"last_modified":"x"}"#.utf8)) }
     }
 
     @Test func `keys that read back are exported, and what the schema says decodes`() throws {
@@ -56,12 +56,12 @@ private struct Traced: Endpoint, Decodable {
         let text = String(decoding: schema, as: UTF8.self)
         #expect(text.contains(#""user_id""#))
         #expect(text.contains(#""schemaVersion""#))
-        let account = try Server.makeDecoder().decode(Account.self, from: Data(#"{"user_id":1,"schemaVersion":2}"#.utf8))
+        let account = try APIServer.makeDecoder().decode(Account.self, from: Data(#"{"user_id":1,"schemaVersion":2}"#.utf8))
         #expect(account.userId == 1 && account.version == 2)
     }
 
     @Test func `a tool argument that would not read back is refused; a header, which the model never sends, is not`() throws {
-        let server = Server(origin: URL(string: "https://example.com")!)
+        let server = APIServer(origin: URL(string: "https://example.com")!)
         let error = try #require(throws: EndpointError.self) { try EndpointTools([FindUser.self], on: server).definitions(for: .anthropic) }
         #expect(error.kind == .schemaUnavailable)
         #expect(error.reason.contains("userID"), "\(error.reason)")

@@ -68,8 +68,8 @@ private struct Acknowledge: Endpoint, Decodable, Documented {
     static var documentation: Documentation { Documentation(status: 200) }
 }
 
-private func document(_ endpoints: [any (Endpoint & Decodable).Type], middlewares: [any Middleware] = []) throws -> [String: Any] {
-    let server = Server(
+private func document(_ endpoints: [any (Endpoint & Decodable).Type], middlewares: [any EndpointMiddleware] = []) throws -> [String: Any] {
+    let server = APIServer(
         origin: URL(string: "https://api.example.com/")!, errorPayloadType: Problem.self, middlewares: middlewares)
     let document = try OpenAPIDocument(title: "Example", version: "1.0", servers: [server], endpoints: endpoints)
     return try #require(try JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
@@ -146,14 +146,14 @@ private func parameters(_ document: [String: Any], _ path: String, _ method: Str
     @Test func `security schemes come from the authorization middlewares and skip endpoints that opt out`() throws {
         let document = try document(
             [SearchRepositories.self, TokenGrant.self],
-            middlewares: [BearerAuthorization(token: "s3cr3t"), APIKeyAuthorization(queryParameter: "api_key", value: "k-123")])
+            middlewares: [HTTPBearerAuthorization(token: "s3cr3t"), APIKeyAuthorization(queryParameter: "api_key", value: "k-123")])
         #expect(at(document, "components", "securitySchemes", "bearerAuth", "scheme") as? String == "bearer")
         #expect(at(document, "components", "securitySchemes", "apiKeyQuery", "name") as? String == "api_key")
         #expect((at(document, "paths", "/api/v3/search/{scope}", "get", "security", 0) as? [String: Any]).map { Set($0.keys) } == ["bearerAuth", "apiKeyQuery"])
         #expect(at(document, "paths", "/api/v1/oauth/token", "post", "security") == nil)
         let text = String(decoding: try OpenAPIDocument(
             title: "Example", version: "1.0",
-            servers: [Server(origin: URL(string: "https://api.example.com")!, middlewares: [BearerAuthorization(token: "s3cr3t")])],
+            servers: [APIServer(origin: URL(string: "https://api.example.com")!, middlewares: [HTTPBearerAuthorization(token: "s3cr3t")])],
             endpoints: [SearchRepositories.self]).yaml(), as: UTF8.self)
         #expect(!text.contains("s3cr3t"))  // credentials never reach the document
     }

@@ -28,7 +28,7 @@ private struct Search: Endpoint, Decodable {
 }
 
 private struct Queried: Endpoint, Decodable {
-    var endpoint: Restful { Restful(HTTPMethod(rawValue: "QUERY"), "things") }
+    var endpoint: Restful { Restful(RequestMethod(rawValue: "QUERY"), "things") }
     typealias ReturnPayloadType = EmptyPayload
 }
 
@@ -39,7 +39,7 @@ private struct Collection: Endpoint, Decodable {
 }
 
 private func document(_ endpoints: [any (Endpoint & Decodable).Type], arrays: ArrayEncoding = .repeatedKeys) throws -> [String: Any] {
-    var server = Server(origin: URL(string: "https://api.example.com")!)
+    var server = APIServer(origin: URL(string: "https://api.example.com")!)
     server.arrayEncoding = arrays
     let document = try OpenAPIDocument(title: "T", version: "1", servers: [server], endpoints: endpoints)
     return try #require(try JSONSerialization.jsonObject(with: document.json()) as? [String: Any])
@@ -77,7 +77,7 @@ private func parameters(_ document: [String: Any], _ path: String) -> [String: [
 
     @Test func `a placeholder no property fills is refused by the document with the call's own words`() async throws {
         let documentError = try #require(throws: EndpointError.self) { try document([Collection.self]) }
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: RecordingTransport())
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: RecordingTransport())
         let callError = try await #require(throws: EndpointError.self) { try await Collection(collectionId: "c").call(on: server) }
         let words = "the path placeholder {collection_id} has no value"
         #expect(documentError.reason.contains(words), "\(documentError.reason)")

@@ -30,10 +30,10 @@ import Testing
         typealias ReturnPayloadType = ByteStream
     }
 
-    func stubbed(_ configure: (StubTransport) -> Void) -> (Server, StubTransport) {
+    func stubbed(_ configure: (StubTransport) -> Void) -> (APIServer, StubTransport) {
         let stubs = StubTransport()
         configure(stubs)
-        return (Server(origin: URL(string: "https://api.example.com")!, transport: stubs), stubs)
+        return (APIServer(origin: URL(string: "https://api.example.com")!, transport: stubs), stubs)
     }
 
     @Test func `stubbed events stream in order and [DONE] ends them`() async throws {
@@ -70,7 +70,7 @@ import Testing
     @Test func `each event reaches the loop before the next one is sent`() async throws {
         let (chunks, feed) = AsyncStream<Data>.makeStream()
         let transport = StreamingTransport(chunks: chunks)
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport)
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport)
         var iterator = try await Chat(prompt: "hi").call(on: server).makeAsyncIterator()
         feed.yield(Data(#"data: {"text":"one"}"#.utf8))
         feed.yield(Data("\n\n".utf8))
@@ -84,7 +84,7 @@ import Testing
 
     @Test func `a transport that does not stream still serves streamed payloads, whole`() async throws {
         let transport = ClosureTransport { _ in (200, ["Content-Type": "application/jsonl"], "{\"n\":1}\n{\"n\":2}\n") }
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport)
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport)
         var rows: [Int] = []
         for try await row in try await Rows().call(on: server) { rows.append(row.n) }
         #expect(rows == [1, 2])
@@ -92,7 +92,7 @@ import Testing
 
     @Test func `a streamed answer read a second time fails naming the call, instead of ending empty`() async throws {
         let transport = ClosureTransport { _ in (200, ["Content-Type": "application/octet-stream"], "body") }
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport)
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport)
         let stream = try await Bytes().call(on: server)
         #expect(try await stream.collect(upTo: 100) == Data("body".utf8))
         let error = await #expect(throws: EndpointError.self) { _ = try await stream.collect(upTo: 100) }
@@ -153,7 +153,7 @@ import Testing
         let lines = Shared<[String]>([])
         let stubs = StubTransport()
         stubs.on(Bytes.self, .chunks([Data("abc".utf8), Data("def".utf8)], headers: ["ETag": "\"v1\""]))
-        var server = Server(origin: URL(string: "https://api.example.com")!, transport: stubs)
+        var server = APIServer(origin: URL(string: "https://api.example.com")!, transport: stubs)
         let cache = HTTPCache()
         server.middlewares = [RequestLogger(sink: { line in lines.withLock { $0.append(line) } }), cache]
         for _ in 0..<2 {
@@ -225,7 +225,7 @@ import Testing
         let transport = StreamingTransport(chunks: AsyncStream { continuation in
             continuation.onTermination = { _ in stopped.continuation.yield() }
         })
-        let server = Server(origin: URL(string: "https://api.example.com")!, transport: transport)
+        let server = APIServer(origin: URL(string: "https://api.example.com")!, transport: transport)
         _ = try await Bytes().call(on: server)  // dropped at once
         for await _ in stopped.stream { break }  // hangs (and hits the time limit) if nothing stops it
     }

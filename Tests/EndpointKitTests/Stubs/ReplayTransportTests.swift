@@ -52,8 +52,8 @@ import Testing
         return try await body(directory)
     }
 
-    func server(_ transport: any HTTPTransport, middlewares: [any Middleware] = []) -> Server {
-        Server(origin: URL(string: "https://api.test")!, transport: transport, errorPayloadType: APIError.self, middlewares: middlewares)
+    func server(_ transport: any HTTPTransport, middlewares: [any EndpointMiddleware] = []) -> APIServer {
+        APIServer(origin: URL(string: "https://api.test")!, transport: transport, errorPayloadType: APIError.self, middlewares: middlewares)
     }
 
     func files(in directory: URL) throws -> [String] {
@@ -117,7 +117,7 @@ import Testing
                      json: #"{"access_token":"token-secret-2","user_id":42}"#)
             stubs.on(Search.self, json: #"{"hits":["a","b"]}"#)
             let recorder = ReplayTransport(directory: directory, mode: .record(wrapping: stubs), redacting: ["q"])
-            let server = server(recorder, middlewares: [BearerAuthorization(token: "bearer-secret-3")])
+            let server = server(recorder, middlewares: [HTTPBearerAuthorization(token: "bearer-secret-3")])
             let signedIn = try await SignIn(username: "ada", password: "password-secret-4", remember: true).call(on: server)
             #expect(signedIn == .init(accessToken: "token-secret-2", userId: 42))
             _ = try await Search(q: "query-secret-5", apiKey: "key-secret-6").call(on: server)
@@ -135,7 +135,7 @@ import Testing
 
             // Replayed: secret values are compared redacted, so other secrets match the recording.
             let player = ReplayTransport(directory: directory, mode: .replay, redacting: ["q"])
-            let replayServer = self.server(player, middlewares: [BearerAuthorization(token: "another-token")])
+            let replayServer = self.server(player, middlewares: [HTTPBearerAuthorization(token: "another-token")])
             let again = try await SignIn(username: "ada", password: "another-password", remember: true).call(on: replayServer)
             #expect(again == .init(accessToken: "<redacted>", userId: 42))
             #expect(try await Search(q: "other", apiKey: "other").call(on: replayServer).hits == ["a", "b"])
@@ -173,7 +173,7 @@ import Testing
 
             let player = ReplayTransport(directory: directory, mode: .replay)
             // The same body with its keys in another order (an encoder with sorted keys).
-            let sorted = Server.makeEncoder()
+            let sorted = APIServer.makeEncoder()
             sorted.outputFormatting = .sortedKeys
             var sortedServer = server(player)
             sortedServer.encoder = sorted

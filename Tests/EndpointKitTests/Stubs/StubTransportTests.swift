@@ -51,8 +51,8 @@ import Testing
 
     let origin = URL(string: "https://api.test")!
 
-    func server(_ stubs: StubTransport, middlewares: [any Middleware] = [], timeout: TimeInterval? = 60) -> Server {
-        Server(origin: origin, transport: stubs, errorPayloadType: APIError.self, middlewares: middlewares, timeout: timeout)
+    func server(_ stubs: StubTransport, middlewares: [any EndpointMiddleware] = [], timeout: TimeInterval? = 60) -> APIServer {
+        APIServer(origin: origin, transport: stubs, errorPayloadType: APIError.self, middlewares: middlewares, timeout: timeout)
     }
 
     // MARK: - Typed values and bytes
@@ -60,7 +60,7 @@ import Testing
     @Test func `a typed stub hands over its value without decoding, and records the typed call`() async throws {
         let stubs = StubTransport()
         stubs.on(PurchaseCheer.self) { call in .init(balance: call.transactionId == 1 ? 200 : 0) }
-        let balances = try await Server.withDefault(server(stubs)) {
+        let balances = try await APIServer.withDefault(server(stubs)) {
             [try await PurchaseCheer(identifier: "a", transactionId: 1).response.balance,
              try await PurchaseCheer(identifier: "b", transactionId: 2).response.balance]
         }
@@ -225,7 +225,7 @@ import Testing
         let stubs = StubTransport()
         stubs.on(Me.self, .json(#"{"error":"expired"}"#, status: 401), .value(.init(name: "Ada")))
         stubs.on(RefreshToken.self) { call in .init(accessToken: "new-for-\(call.refreshToken)") }
-        let api = Locked<Server?>(nil)
+        let api = Locked<APIServer?>(nil)
         let auth = RefreshTokenAuthorization(store: InMemoryTokenStore(Tokens(accessToken: "old", refreshToken: "r1"))) { tokens in
             let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api.value!)
             return Tokens(accessToken: reply.accessToken, refreshToken: tokens.refreshToken)
@@ -304,12 +304,12 @@ import Testing
 
     // MARK: - Isolation
 
-    /// Fifty cases run in parallel, each with its own transport behind `Server.default`.
+    /// Fifty cases run in parallel, each with its own transport behind `APIServer.default`.
     @Test(arguments: 0..<50)
     func `parallel tests with their own stubs never see each other's stubs or calls`(number: Int) async throws {
         let stubs = StubTransport()
         stubs.on(PurchaseCheer.self) { call in .init(balance: Int(call.transactionId)) }
-        let balances = try await Server.withDefault(server(stubs)) {
+        let balances = try await APIServer.withDefault(server(stubs)) {
             var balances: [Int] = []
             for round in 0..<5 {
                 balances.append(try await PurchaseCheer(identifier: "t\(number)", transactionId: UInt64(number * 100 + round)).response.balance)

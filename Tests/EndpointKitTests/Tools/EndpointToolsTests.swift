@@ -54,8 +54,8 @@ private func tools(
     maximumResultSize: Int = 16 << 10, confirmation: (@Sendable (PendingToolCall) async -> Bool)? = nil
 ) -> (EndpointTools, RecordingTransport) {
     let transport = RecordingTransport(status: status, body: body)
-    var server = Server.stub(transport)
-    server.middlewares = [BearerAuthorization(token: "t0k3n")]
+    var server = APIServer.stub(transport)
+    server.middlewares = [HTTPBearerAuthorization(token: "t0k3n")]
     return (EndpointTools(endpoints, on: server, maximumResultSize: maximumResultSize, confirmation: confirmation), transport)
 }
 
@@ -218,7 +218,7 @@ private struct Summary: Decodable, Sendable {
     @Test func `raw JSON keeps its keys inside a snake_case request body`() throws {
         struct ChatRequest: Encodable { let responseFormat: RawJSON }
         let output = try StructuredOutput(Summary.self)
-        let body = String(decoding: try Server.makeEncoder().encode(ChatRequest(responseFormat: output.responseFormat)), as: UTF8.self)
+        let body = String(decoding: try APIServer.makeEncoder().encode(ChatRequest(responseFormat: output.responseFormat)), as: UTF8.self)
         #expect(body.contains(#""response_format":"#))
         #expect(body.contains(#""additionalProperties":false"#))
         #expect(body.contains(#""json_schema":"#) && !body.contains("additional_properties"))

@@ -46,7 +46,7 @@ import Testing
     @Test(arguments: [false, true])
     func `the body comes beside the request, never in httpBody, and the context carries the call's facts`(withMiddleware: Bool) async throws {
         let transport = Seeing()
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.maximumResponseSize = 1 << 20
         if withMiddleware { server.middlewares = [APIKeyAuthorization(header: "X-Key", value: "k"), APIKeyAuthorization(queryParameter: "sig", value: "s")] }
         let started = DispatchTime.now().uptimeNanoseconds
@@ -94,7 +94,7 @@ import Testing
             try await Task.sleep(nanoseconds: 60_000_000_000)  // cancelled long before
             return .data(Data())
         }
-        var server = Server.stub(transport)
+        var server = APIServer.stub(transport)
         server.timeout = 0.2
         let clock = ContinuousClock()
         let started = clock.now

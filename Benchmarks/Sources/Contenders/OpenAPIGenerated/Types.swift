@@ -41,7 +41,7 @@ extension APIProtocol {
     }
 }
 
-/// Server URLs defined in the OpenAPI document.
+/// APIServer URLs defined in the OpenAPI document.
 internal enum Servers {
     internal enum Server1 {
         internal static func url() throws -> Foundation.URL {

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// ```
 ///
 /// ``RequestLogger`` redacts the key in either place.
-public struct APIKeyAuthorization: Middleware {
+public struct APIKeyAuthorization: EndpointMiddleware {
     package enum Placement: Sendable {
         case header(String)
         case query(String)

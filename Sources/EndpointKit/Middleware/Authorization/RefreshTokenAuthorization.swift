@@ -28,7 +28,7 @@ import FoundationNetworking
 /// api.middlewares = [auth]
 /// try await auth.signIn(Tokens(accessToken: a, refreshToken: r))
 /// ```
-public final class RefreshTokenAuthorization: Middleware {
+public final class RefreshTokenAuthorization: EndpointMiddleware {
     private let session: TokenSession
 
     /// Creates the middleware.

@@ -11,8 +11,8 @@ import FoundationNetworking
 /// GitHub does not count a 304 against its rate limit.
 ///
 /// ```swift
-/// var github = Server(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-/// github.middlewares = [BearerAuthorization(token: token), HTTPCache()]
+/// var github = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+/// github.middlewares = [HTTPBearerAuthorization(token: token), HTTPCache()]
 /// let first = try await GetRepository(owner: "apple", repo: "swift").call(on: github)   // 200, stored
 /// let again = try await GetRepository(owner: "apple", repo: "swift").call(on: github)   // 304, from memory
 /// ```
@@ -28,7 +28,7 @@ import FoundationNetworking
 ///   through untouched, and its 304 reaches the endpoint (an optional payload reads it as `nil`).
 /// - Bodies count against ``maximumSize``; past it the least recently used entries go, and a body
 ///   larger than the limit is not kept.
-public final class HTTPCache: Middleware {
+public final class HTTPCache: EndpointMiddleware {
     /// The most body bytes the cache holds.
     public let maximumSize: Int
 

@@ -22,9 +22,9 @@ import FoundationNetworking
 /// server.middlewares = [RequestLogger(verbose: true, redacting: ["pin"]) { line in logger.debug("\(line)") }]
 /// ```
 ///
-/// Logging is off until you add a `RequestLogger`. Put it first in ``Server/middlewares`` to log
+/// Logging is off until you add a `RequestLogger`. Put it first in ``APIServer/middlewares`` to log
 /// each call once, or after a ``RetryPolicy`` to log every attempt.
-public struct RequestLogger: Middleware {
+public struct RequestLogger: EndpointMiddleware {
     /// Whether to log headers and bodies too.
     public var verbose: Bool
     /// Whether to log each request as a `curl` command as well (redacted).

@@ -12,7 +12,7 @@ import UIKit
 /// a download) when its body has been read to the end, has failed, or has been dropped.
 ///
 /// ```swift
-/// server.middlewares = [BackgroundExecution(), BearerAuthorization(token: token)]
+/// server.middlewares = [BackgroundExecution(), HTTPBearerAuthorization(token: token)]
 /// ```
 ///
 /// The system grants a few seconds to a few minutes. When they run out, the background task is
@@ -21,7 +21,7 @@ import UIKit
 @available(iOSApplicationExtension, unavailable)
 @available(tvOSApplicationExtension, unavailable)
 @available(macCatalystApplicationExtension, unavailable)
-public struct BackgroundExecution: Middleware {
+public struct BackgroundExecution: EndpointMiddleware {
     /// The name the background task has in the debugger and in logs.
     public let name: String
 

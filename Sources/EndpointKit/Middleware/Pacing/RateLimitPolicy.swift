@@ -14,7 +14,7 @@ import FoundationNetworking
 /// ``EndpointError/Kind/rateLimited``, and nothing is sent; `maximumWait: 0` never waits.
 ///
 /// ```swift
-/// server.middlewares = [RateLimitPolicy(maximumWait: 30), BearerAuthorization(token: token)]
+/// server.middlewares = [RateLimitPolicy(maximumWait: 30), HTTPBearerAuthorization(token: token)]
 /// ```
 ///
 /// A hostile or broken server cannot stall the app: a reset further away than `longestReset`
@@ -22,11 +22,11 @@ import FoundationNetworking
 /// values count as the longer; negative or non-numeric values are ignored. A budget of zero with no reset is ignored too, since nothing says when to try again.
 /// Waiting is cancellable: cancelling the call ends its wait with `CancellationError`.
 ///
-/// The budget is kept per origin, and shared by every server whose ``Server/middlewares`` hold
+/// The budget is kept per origin, and shared by every server whose ``APIServer/middlewares`` hold
 /// this policy. It is checked when the call arrives and again when its request leaves the chain,
 /// so either order beside a ``Throttle`` holds: a call that waited in the Throttle's queue while
 /// answers spent the budget waits for the reset before it is sent. Place it before authorization.
-public struct RateLimitPolicy: Middleware {
+public struct RateLimitPolicy: EndpointMiddleware {
     /// The longest a call waits for a reset, in seconds; beyond it the call fails at once.
     public let maximumWait: TimeInterval
     /// The furthest reset believed, in seconds: a later one counts as this long.

@@ -15,7 +15,7 @@ import FoundationNetworking
 /// ```swift
 /// api.middlewares = [
 ///     RetryPolicy(),
-///     BearerAuthorization(token: token),
+///     HTTPBearerAuthorization(token: token),
 ///     RequestCoalescing(),                                  // identical GETs: one request
 ///     Throttle(requests: 10, per: 1, maximumInFlight: 4),
 /// ]
@@ -27,7 +27,7 @@ import FoundationNetworking
 /// a waiting caller leaves the others waiting; cancelling the first caller cancels its request,
 /// and if others still wait, one of them sends the call again for the rest. Copies of the
 /// middleware, and of a server holding it, share the calls in flight.
-public struct RequestCoalescing: Middleware {
+public struct RequestCoalescing: EndpointMiddleware {
     /// Whether the GETs of an endpoint that does not say (its `coalescesIdenticalRequests` is
     /// `nil`) are coalesced.
     public let byDefault: Bool
@@ -37,7 +37,7 @@ public struct RequestCoalescing: Middleware {
     /// those that opt in with `static var coalescesIdenticalRequests: Bool? { true }`.
     ///
     /// ```swift
-    /// api.middlewares = [BearerAuthorization(token: token), RequestCoalescing(byDefault: false)]
+    /// api.middlewares = [HTTPBearerAuthorization(token: token), RequestCoalescing(byDefault: false)]
     /// ```
     public init(byDefault: Bool = true) {
         self.byDefault = byDefault

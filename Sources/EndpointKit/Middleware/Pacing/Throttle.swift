@@ -10,7 +10,7 @@ import FoundationNetworking
 /// Calls beyond the pace wait in a queue and leave it in the order they arrived. A queued call
 /// that is cancelled leaves the queue at once and sends nothing.
 ///
-/// The time a call waits in the queue counts toward its timeout (``Server/timeout`` or the
+/// The time a call waits in the queue counts toward its timeout (``APIServer/timeout`` or the
 /// endpoint's ``Endpoint/timeout``): the deadline runs from the call, not from the moment its
 /// request leaves. A call that cannot leave in time fails with a timeout. A call that leaves late
 /// has only the time that remains for its exchange.
@@ -22,8 +22,8 @@ import FoundationNetworking
 /// Each attempt counts. Place the throttle after a ``RetryPolicy`` so that retries are paced too,
 /// and before authorization, so that a token is not fetched for a request that must still wait.
 /// A request is in flight until its answer's head arrives; a streamed body does not hold a place.
-/// One throttle paces every server whose ``Server/middlewares`` hold it.
-public struct Throttle: Middleware {
+/// One throttle paces every server whose ``APIServer/middlewares`` hold it.
+public struct Throttle: EndpointMiddleware {
     /// How many requests may start within any `interval`; `nil` for no limit.
     public let requests: Int?
     /// The window, in seconds, that `requests` counts in.

@@ -18,9 +18,9 @@ import FoundationNetworking
 /// server.middlewares = [RetryPolicy(maximumAttempts: 4, initialDelay: 0.2)]
 /// ```
 ///
-/// Place it before authorization in ``Server/middlewares`` so that each attempt is authorized
+/// Place it before authorization in ``APIServer/middlewares`` so that each attempt is authorized
 /// afresh.
-public struct RetryPolicy: Middleware {
+public struct RetryPolicy: EndpointMiddleware {
     /// Attempts in all, the first included. Defaults to 3.
     public var maximumAttempts: Int
     /// The wait before the first retry, in seconds. Defaults to 0.5.

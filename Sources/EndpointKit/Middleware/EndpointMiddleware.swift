@@ -1,0 +1,211 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A step between an endpoint and the transport: it sees each request on the way out and each
+/// response on the way back, and may change, repeat or answer them.
+///
+/// A server runs its ``APIServer/middlewares`` in order, the first one outermost. Each receives the
+/// request, its body and `next`, which runs the rest of the chain (and finally the transport).
+/// Calling `next` more than once repeats the request; not calling it answers without the network.
+///
+/// ```swift
+/// struct RequestID: EndpointMiddleware {
+///     func intercept(
+///         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+///     ) async throws -> (MessageBody, HTTPURLResponse) {
+///         var request = request
+///         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
+///         return try await next(request, body)
+///     }
+/// }
+///
+/// var server = APIServer(origin: URL(string: "https://example.com")!)
+/// server.middlewares = [RequestLogger(), RetryPolicy(), RequestID()]
+/// ```
+///
+/// Bodies travel beside the request, as a ``MessageBody``: bytes, or a stream; the request's
+/// `httpBody` is empty. To send another body, pass it to `next`. (A middleware that sets `httpBody`
+/// with no body passed on sends that; one that sets it to another body than the one it passes on
+/// is refused with an ``EndpointError`` of kind ``EndpointError/Kind/invalidRequest``.)
+/// A 2xx answer to a streaming call comes back as ``MessageBody/stream(_:)``: return it as it is
+/// to let the bytes reach the caller as they arrive.
+public protocol EndpointMiddleware: Sendable {
+    /// The rest of the chain: send a request and its body, get the response's body and metadata.
+    typealias Next = @Sendable (URLRequest, MessageBody?) async throws -> (MessageBody, HTTPURLResponse)
+
+    /// Handles one request: usually changes it, calls `next`, and looks at what comes back.
+    ///
+    /// Throw to fail the call: an ``EndpointError`` reaches the caller as it is, `CancellationError`
+    /// stays a cancellation, and any other error becomes an ``EndpointError`` of kind
+    /// ``EndpointError/Kind/transportFailed``.
+    ///
+    /// ```swift
+    /// let (answer, response) = try await next(request, body)
+    /// ```
+    func intercept(
+        _ request: URLRequest,
+        body: MessageBody?,
+        context: MiddlewareContext,
+        next: Next
+    ) async throws -> (MessageBody, HTTPURLResponse)
+}
+
+/// What a middleware knows about the call it serves.
+///
+/// ```swift
+/// if context.method == .get, context.pathTemplate.hasPrefix("reports/") { … }
+/// ```
+public struct MiddlewareContext: Sendable {
+    /// The endpoint's type name, e.g. `"PurchaseCheer"`: the same as ``EndpointError/operationID``.
+    public let endpointName: String
+    /// The HTTP method.
+    public let method: RequestMethod
+    /// The path template relative to the server's prefix, e.g. `"repos/{owner}/{repo}/branches"`.
+    public let pathTemplate: String
+    /// The endpoint's API version.
+    public let version: Int
+    /// The server's origin; credentials go only to this origin.
+    public let origin: URL
+    /// Whether authorization middlewares should authorize this call (see
+    /// ``Endpoint/requiresAuthorization``).
+    public let requiresAuthorization: Bool
+    /// Whether the call may be sent again after a failure: its method is idempotent (`GET`, `HEAD`,
+    /// `PUT`, `DELETE`, `OPTIONS`) or the endpoint says so (``Endpoint/isSafeToRetry``).
+    public let isRetryable: Bool
+    /// Whether the call streams a 2xx body to its caller (a `ServerSentEvents`, `JSONLines` or
+    /// `ByteStream` payload, or a download). A 2xx answer then reaches the middleware at its head,
+    /// its body a ``MessageBody/stream(_:)`` whose bytes go to the caller as they arrive; another
+    /// status comes with its whole body as ``MessageBody/data(_:)``.
+    ///
+    /// ```swift
+    /// if context.streamsResponse { return try await next(request, body) }  // nothing to cache
+    /// ```
+    public let streamsResponse: Bool
+    /// The endpoint's own choice about sharing identical GETs in flight
+    /// (``Endpoint/coalescesIdenticalRequests``): `nil` leaves it to a ``RequestCoalescing``
+    /// middleware's default.
+    ///
+    /// ```swift
+    /// if context.coalescesIdenticalRequests == false { return try await next(request, body) }
+    /// ```
+    public let coalescesIdenticalRequests: Bool?
+
+    /// Creates a context; EndpointKit creates these for you, tests of middlewares may too.
+    ///
+    /// ```swift
+    /// let context = MiddlewareContext(endpointName: "Me", method: .get, pathTemplate: "me", origin: origin)
+    /// ```
+    public init(
+        endpointName: String,
+        method: RequestMethod,
+        pathTemplate: String,
+        version: Int = 1,
+        origin: URL,
+        requiresAuthorization: Bool = true,
+        isRetryable: Bool? = nil,
+        streamsResponse: Bool = false,
+        coalescesIdenticalRequests: Bool? = nil
+    ) {
+        self.endpointName = endpointName
+        self.method = method
+        self.pathTemplate = pathTemplate
+        self.version = version
+        self.origin = origin
+        self.requiresAuthorization = requiresAuthorization
+        self.isRetryable = isRetryable ?? method.isIdempotent
+        self.streamsResponse = streamsResponse
+        self.coalescesIdenticalRequests = coalescesIdenticalRequests
+    }
+
+    /// Runs `operation` (the rest of the chain, usually `next(request, body)`) with the header `name`
+    /// registered as a credential: it is then left out of a redirect to another origin, redacted by
+    /// a ``RequestLogger`` further in, and never shown to a model in a tool result. The built-in
+    /// authorization middlewares register what they set the same way.
+    ///
+    /// ```swift
+    /// var signed = request
+    /// signed.setValue(session.secret, forHTTPHeaderField: "X-Session")
+    /// return try await context.withCredential(header: "X-Session") { try await next(signed, body) }
+    /// ```
+    public func withCredential<Result>(header name: String, _ operation: () async throws -> Result) async rethrows -> Result {
+        try await CallScope.withCredential(header: name, operation)
+    }
+
+    /// Runs `operation` with the query parameter `name` registered as a credential, as
+    /// ``withCredential(header:_:)`` does for a header.
+    ///
+    /// ```swift
+    /// return try await context.withCredential(queryParameter: "sig") { try await next(signed, body) }
+    /// ```
+    public func withCredential<Result>(queryParameter name: String, _ operation: () async throws -> Result) async rethrows -> Result {
+        try await CallScope.withCredential(queryParameter: name, operation)
+    }
+
+    /// The names of the headers and query parameters that carry credentials at this point of the
+    /// chain: the ones always secret and those the middlewares before this one registered. What a
+    /// logger redacts.
+    ///
+    /// ```swift
+    /// let shown = context.credentials.containsHeader(name) ? "<redacted>" : value
+    /// ```
+    public var credentials: CredentialNames {
+        CallScope.current.credentials
+    }
+
+    /// How long the attempt may take once it leaves the chain, in seconds: the call's timeout
+    /// (``APIServer/timeout`` or the endpoint's ``Endpoint/timeout``), less what middlewares before
+    /// this one took off; `nil` for no limit.
+    ///
+    /// ```swift
+    /// guard (context.timeRemaining ?? .infinity) > 1 else { throw URLError(.timedOut) }
+    /// ```
+    public var timeRemaining: TimeInterval? {
+        CallScope.current.timeout
+    }
+
+    /// Runs `operation` (the rest of the chain) with at most `seconds` for the attempt: a
+    /// middleware that made the call wait (a queue) takes the time waited off, so that the call's
+    /// timeout runs from the call. It never lengthens the time: the shorter of `seconds` and
+    /// ``timeRemaining`` applies.
+    ///
+    /// ```swift
+    /// let left = context.timeRemaining.map { max($0 - waited, 0.001) }
+    /// return try await context.withTimeRemaining(left) { try await next(request, body) }
+    /// ```
+    public func withTimeRemaining<Result>(_ seconds: TimeInterval?, _ operation: () async throws -> Result) async rethrows -> Result {
+        var scope = CallScope.current
+        guard let seconds, seconds < scope.timeout ?? .infinity else { return try await operation() }
+        scope.timeout = seconds
+        return try await CallScope.$current.withValue(scope, operation: operation)
+    }
+
+    /// Runs `operation` (the rest of the chain) with two hooks at its very end, around the
+    /// transport, for each attempt: `beforeSending` once every middleware after this one has
+    /// passed the request on (a queue included), and `answered` as the answer's head arrives, before
+    /// any middleware sees it. Throwing from `beforeSending` sends nothing.
+    ///
+    /// A rate-limit budget checked here is checked as the request leaves, not when it was queued:
+    ///
+    /// ```swift
+    /// return try await context.withTransportHooks(
+    ///     beforeSending: { _ in try await budget.waitForRoom() },
+    ///     answered: { response in budget.update(from: response) }
+    /// ) { try await next(request, body) }
+    /// ```
+    public func withTransportHooks<Result>(
+        beforeSending: @escaping @Sendable (URLRequest) async throws -> Void,
+        answered: @escaping @Sendable (HTTPURLResponse) -> Void,
+        _ operation: () async throws -> Result
+    ) async rethrows -> Result {
+        var scope = CallScope.current
+        scope.attemptHooks.append(CallScope.AttemptHook(beforeSending: beforeSending, answered: answered))
+        return try await CallScope.$current.withValue(scope, operation: operation)
+    }
+
+    /// Whether `url` has the server's scheme, host and port, so that it may receive credentials.
+    public func isSameOrigin(_ url: URL?) -> Bool {
+        url.map { Redirect.isSameOrigin($0, origin) } ?? false
+    }
+}
