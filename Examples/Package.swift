@@ -61,6 +61,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKit"),
+                .product(name: "EndpointKitTools", package: "EndpointKit"),
                 .product(name: "EndpointKitMCP", package: "EndpointKit"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

@@ -7,7 +7,11 @@
 import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitMCP
+import EndpointKitTools
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking  // URLRequest and HTTPURLResponse on Linux
+#endif
 import Vapor
 
 /// The upstream API's balance endpoint, as the app declares it.

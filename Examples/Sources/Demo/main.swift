@@ -119,7 +119,7 @@ if let flag = arguments.firstIndex(of: "--openapi") {
     }
 } else if arguments.contains("--serve") {
     // Only the demo API, until standard input closes: for a program of your own (README's quick
-    // start, say, which `.ci/quick-start` runs against it). The origin is the first line printed.
+    // start, say, which `.ci/adopt` runs against it). The origin is the first line printed.
     try await DemoServer.withServer { origin in
         FileHandle.standardOutput.write(Data("\(origin)\n".utf8))  // unbuffered
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

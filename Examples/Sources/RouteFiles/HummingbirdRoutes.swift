@@ -6,7 +6,11 @@
 import EndpointKit
 import EndpointKitAsyncHTTPClient
 import EndpointKitMCP
+import EndpointKitTools
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking  // URLRequest and HTTPURLResponse on Linux
+#endif
 import Hummingbird
 
 /// The upstream API's balance endpoint, as the app declares it.

@@ -10,10 +10,14 @@ nonisolated extension APIServer {
     /// ```swift
     /// APIServer.default = .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(apiKey: key)
     /// ```
-    static func evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(origin: URL = URL(string: "https://evil.example/api\"+\"x")!, apiKey: String) -> APIServer {
+    ///
+    /// Its calls go through URLSession unless you pass another `transport`, such as
+    /// `AsyncHTTPClientTransport.shared` on a server.
+    static func evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(origin: URL = URL(string: "https://evil.example/api\"+\"x")!, apiKey: String, transport: any HTTPTransport = URLSessionTransport.shared) -> APIServer {
         APIServer(
             origin: origin,
             pathPrefix: "",
+            transport: transport,
             encoder: { let encoder = APIServer.makeEncoder(); encoder.keyEncodingStrategy = .useDefaultKeys; return encoder }(),
             decoder: { let decoder = APIServer.makeDecoder(); decoder.keyDecodingStrategy = .useDefaultKeys; return decoder }(),
             middlewares: [APIKeyAuthorization(header: "X-Key\"\\(boom)", value: apiKey)]

@@ -151,7 +151,7 @@ import Testing
             servers: [ { url: /api/v2/ } ]
             paths: {}
             """)["PrefectServer.swift"])
-        #expect(server.contains("    static func prefect(origin: URL) -> APIServer {"))
+        #expect(server.contains("    static func prefect(origin: URL, transport: any HTTPTransport = URLSessionTransport.shared) -> APIServer {"))
         #expect(server.contains(#"            origin: origin.appendingPathComponent("api/v2"),"#), "\(server)")
     }
 

@@ -2,6 +2,9 @@
 import EndpointKit
 import EndpointKitGenerator
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 @testable import ShelterAPI
 import Testing
 
@@ -48,12 +51,35 @@ import Testing
         #expect(error?.errorPayload(as: Problem.self)?.detail == "no animal \(created.id.uuidString.lowercased())")
     }
 
+    /// A server app passes its own client (AsyncHTTPClientTransport): the generated factory must
+    /// send every call through the transport it is given.
+    @Test func theGeneratedServerFactorySendsThroughTheTransportPassedIn() async throws {
+        let counting = CountingTransport()
+        let through = APIServer.shelter(origin: server.origin, transport: counting)
+        var names: [String] = []
+        for try await animal in ListAnimals(limit: 2).items(on: through) { names.append(animal.name) }
+        #expect(names == ["Tom", "Rex", "Luna", "Max"])
+        #expect(counting.paths == ["/animals", "/animals"])
+    }
+
     @Test func aValidationErrorIsTheServersErrorType() async throws {
         let error = await #expect(throws: EndpointError.self) { try await ListAnimals(limit: 500).call(on: api) }
         #expect(error?.statusCode == 422)
         let detail = try #require(error?.errorPayload(as: HTTPValidationError.self)?.detail?.first)
         #expect(detail.loc.map { if case .string(let text) = $0 { text } else { "?" } } == ["query", "limit"])
         #expect(detail.type == "less_than_equal")
+    }
+}
+
+/// Sends through URLSession and notes the path of every request it is handed.
+final class CountingTransport: HTTPTransport, @unchecked Sendable {  // `lock` guards `sent`
+    private let lock = NSLock()
+    private var sent: [String] = []
+    var paths: [String] { lock.withLock { sent } }
+
+    func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        lock.withLock { sent.append(request.url?.path ?? "") }
+        return try await URLSessionTransport.shared.send(request, body: body, context: context)
     }
 }
 #endif

@@ -11,10 +11,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock04Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
-do {
-    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
-} catch let error as EndpointError where error.kind == .unacceptableStatus && error.statusCode == 402 {
-    showPaywall()
-}
+func rEADMEBlock04Part1() async throws {
+try await PostComment(postId: 7, notify: true, requestID: "abc", text: "Nice!").call()
+// POST /api/v1/posts/7/comments?notify=true, X-Request-ID: abc, {"text":"Nice!"}
 }

@@ -11,10 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock05Part1(stubs: StubTransport) async throws {
-let repository = try await GetRepository(owner: "apple", repo: "swift").response   // bound to api.github.com
-let stubbed = try await APIServer.withTransport(stubs) {
-    try await GetRepository(owner: "apple", repo: "swift").response                // answered by the stubs
+func rEADMEBlock05Part1(id: String, tid: UInt64, showPaywall: () -> Void) async throws {
+do {
+    _ = try await PurchaseCheer(identifier: id, transactionId: tid).response
+} catch let error as EndpointError where error.kind == .unacceptableStatus && error.statusCode == 402 {
+    showPaywall()
 }
-_ = (repository, stubbed)
 }

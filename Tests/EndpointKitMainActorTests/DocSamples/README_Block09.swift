@@ -11,9 +11,14 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock09Part1(stubs: StubTransport) async throws {
-stubs.on(PurchaseCheer.self) { call in .init(balance: 200) }
-let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
-let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
-_ = (server, balance)
+func rEADMEBlock09Part1(token: String) async throws {
+var api = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+api.middlewares = [
+    RetryPolicy(),
+    RateLimitPolicy(maximumWait: 30),
+    HTTPBearerAuthorization(token: token),
+    RequestCoalescing(),
+    Throttle(requests: 10, per: 1, maximumInFlight: 4),
+]
+_ = api
 }

@@ -12,7 +12,7 @@ import FoundationNetworking
 import Testing
 
 func rEADMEBlock11Part1(api: APIServer) async throws {
-let tools = EndpointTools([ListCheers.self], on: api)
-try await MCPServer(name: "reiterate", version: "1.0", tools: tools).run()
-_ = tools
+let document = try OpenAPIDocument(title: "Reiterate", version: "2.1", servers: [api], endpoints: [ListCheers.self])
+try document.yaml().write(to: URL(fileURLWithPath: "openapi.yaml"))
+_ = document
 }

@@ -11,8 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock06Part1() async throws {
-for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 100) {
-    print(stargazer.login)
+func rEADMEBlock06Part1(stubs: StubTransport) async throws {
+let repository = try await GetRepository(owner: "apple", repo: "swift").response   // bound to api.github.com
+let stubbed = try await APIServer.withTransport(stubs) {
+    try await GetRepository(owner: "apple", repo: "swift").response                // answered by the stubs
 }
+_ = (repository, stubbed)
 }

@@ -11,10 +11,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock07Part1(history: [ChatMessage], destination: URL) async throws {
-for try await event in try await ChatCompletion(model: "m", messages: history).response {
-    print(event.data.choices[0].delta.content ?? "", terminator: "")
+func rEADMEBlock07Part1() async throws {
+for try await stargazer in ListStargazers(owner: "apple", repo: "swift").items(limit: 100) {
+    print(stargazer.login)
 }
-let report = try await ExportReport(id: 7).download(to: destination, resumable: true)
-_ = report
 }

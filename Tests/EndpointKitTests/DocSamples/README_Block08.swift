@@ -11,14 +11,10 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock08Part1(token: String) async throws {
-var api = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-api.middlewares = [
-    RetryPolicy(),
-    RateLimitPolicy(maximumWait: 30),
-    HTTPBearerAuthorization(token: token),
-    RequestCoalescing(),
-    Throttle(requests: 10, per: 1, maximumInFlight: 4),
-]
-_ = api
+func rEADMEBlock08Part1(history: [ChatMessage], destination: URL) async throws {
+for try await event in try await ChatCompletion(model: "m", messages: history).response {
+    print(event.data.choices[0].delta.content ?? "", terminator: "")
+}
+let report = try await ExportReport(id: 7).download(to: destination, resumable: true)
+_ = report
 }

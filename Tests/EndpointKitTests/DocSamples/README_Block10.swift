@@ -11,8 +11,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock10Part1(api: APIServer) async throws {
-let document = try OpenAPIDocument(title: "Reiterate", version: "2.1", servers: [api], endpoints: [ListCheers.self])
-try document.yaml().write(to: URL(fileURLWithPath: "openapi.yaml"))
-_ = document
+func rEADMEBlock10Part1(stubs: StubTransport) async throws {
+stubs.on(PurchaseCheer.self) { call in .init(balance: 200) }
+let server = APIServer(origin: URL(string: "https://api.test")!, transport: stubs)
+let balance = try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server).balance
+_ = (server, balance)
 }
