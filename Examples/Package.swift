@@ -59,6 +59,7 @@ let package = Package(
             name: "RouteFiles",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitAsyncHTTPClient", package: "EndpointKit"),
                 .product(name: "EndpointKitTools", package: "EndpointKit"),

@@ -206,4 +206,34 @@ extension AsyncHTTPClientTransport {
         }
     }
 }
+#else
+import EndpointKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Built without EndpointKit's `AsyncHTTPClient` package trait: a use of the transport says how to
+/// turn the trait on, rather than "cannot find type". It has the everyday members, so that the
+/// compiler gets as far as saying so; none of them can be called.
+///
+/// ```swift
+/// .package(url: "https://github.com/<owner>/EndpointKit", branch: "main", traits: ["AsyncHTTPClient"])
+/// ```
+@available(*, unavailable, message: "turn on EndpointKit's \"AsyncHTTPClient\" package trait: .package(url: …, branch: \"main\", traits: [\"AsyncHTTPClient\"])")
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// Unavailable without the trait.
+    public static var shared: AsyncHTTPClientTransport { AsyncHTTPClientTransport() }
+
+    /// Unavailable without the trait.
+    public init() {}
+
+    /// Unavailable without the trait.
+    public func shutdown() async throws {}
+
+    /// Unavailable without the trait.
+    public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+        throw URLError(.unsupportedURL)
+    }
+}
 #endif

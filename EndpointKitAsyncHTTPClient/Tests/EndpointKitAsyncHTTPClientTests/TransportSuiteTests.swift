@@ -62,7 +62,7 @@ struct Echo: Decodable, Sendable {
 
     struct At<ReturnPayloadType: Decodable & Sendable>: Endpoint {
         var endpoint: Restful { Restful(method, path) }
-        var method: HTTPMethod = .get
+        var method: RequestMethod = .get
         let path: String
         var note: String?
         enum CodingKeys: String, CodingKey { case note }

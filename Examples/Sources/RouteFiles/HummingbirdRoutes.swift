@@ -11,6 +11,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking  // URLRequest and HTTPURLResponse on Linux
 #endif
+import HTTPTypes
 import Hummingbird
 
 /// The upstream API's balance endpoint, as the app declares it.
