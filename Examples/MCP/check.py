@@ -1,5 +1,6 @@
 """Checks `Demo --mcp` (stdio) and `Demo --mcp-http` (Streamable HTTP at /mcp of the demo's
-Hummingbird server) with the official MCP Python SDK, and prints the tools/call round trip.
+Hummingbird server, with authorization; `--open` without) with the official MCP Python SDK, at
+protocol versions 2025-11-25 and 2026-07-28, and prints the tools/call round trip.
 
     python check.py PATH/TO/Demo
 
@@ -15,7 +16,9 @@ import urllib.error
 import urllib.request
 
 import anyio
-from mcp import ClientSession, StdioServerParameters
+import httpx2
+import mcp.types as types
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -56,9 +59,9 @@ async def exercise(session, transport):
 
 async def transport_rules(endpoint):
     """Streamable HTTP's rules, with raw requests: what a browser page elsewhere, an old or a
-    confused client would send."""
+    confused client would send, and a client without a token or with too small a one."""
     ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
-    good = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    good = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json", "Authorization": "Bearer demo-buyer"}
     async def status(headers, method="POST", body=ping):
         data = json.dumps(body).encode() if method == "POST" else None
         request = urllib.request.Request(endpoint, data=data, headers=headers, method=method)
@@ -85,7 +88,81 @@ async def transport_rules(endpoint):
     check(code == 202 and response.content == b"", f"a notification got {code} {response.content!r}, not 202 with no body")
     code, response = await status(good)
     check(code == 200 and "mcp-session-id" not in response.headers, f"a ping got {code} {response.headers}")
-    print("Streamable HTTP: Origin (403), MCP-Protocol-Version (400), Accept (406), Content-Type (415), GET (405), notifications (202)")
+    bare = {key: value for key, value in good.items() if key != "Authorization"}
+    code, response = await status(bare)
+    metadata_url = endpoint.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")
+    check(code == 401 and response.headers.get("www-authenticate") == f'Bearer resource_metadata="{metadata_url}"',
+          f"a request without a token got {code} {response.headers}, not 401 naming the metadata")
+    code, response = await status(bare | {"Authorization": "Bearer forged"})
+    check(code == 401 and 'error="invalid_token"' in response.headers.get("www-authenticate", ""), f"a forged token got {code}")
+    with urllib.request.urlopen(metadata_url, timeout=30) as response:
+        document = json.loads(response.read())
+    check(document["resource"] == endpoint and document["scopes_supported"] == ["cheers:write"], f"the metadata document {document}")
+    purchase = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "purchase_cheer", "arguments": {"identifier": "cheer.large", "transaction_id": 7}}}
+    code, response = await status(good | {"Authorization": "Bearer demo-reader"}, body=purchase)
+    check(code == 403 and response.headers.get("www-authenticate", "").startswith('Bearer error="insufficient_scope", scope="cheers:write"'),
+          f"a reader's purchase got {code} {response.headers}, not 403 insufficient_scope")
+    print("Streamable HTTP: Origin (403), MCP-Protocol-Version (400), Accept (406), Content-Type (415), GET (405), notifications (202), "
+          "no or a forged token (401 with the metadata document), too small a scope (403)")
+
+
+async def current_revision(endpoint):
+    """Protocol version 2026-07-28 through the SDK's Client: the purchase asked about and sent when
+    the user accepts, not sent when the user declines; a reader cannot buy."""
+    asked = []
+
+    def answering(action):
+        async def callback(context, request):
+            asked.append(request.message)
+            return types.ElicitResult(action="accept", content={"confirm": True}) if action == "accept" else types.ElicitResult(action=action)
+        return callback
+
+    def connect(token, callback):
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
+        return Client(streamable_http_client(endpoint, http_client=http), mode="2026-07-28", elicitation_callback=callback)
+
+    async with connect("demo-buyer", answering("accept")) as client:
+        check(client.session.protocol_version == "2026-07-28", f"2026-07-28: negotiated {client.session.protocol_version}")
+        history = await client.call_tool("cheer_history", {"user_id": 42})
+        check(not history.is_error and history.structured_content["history"][0]["creator"] == "user42", f"2026-07-28: history {history}")
+        branches = await client.call_tool("list_branches", {"owner": "apple", "repo": "swift", "per_page": 2})
+        check(isinstance(branches.structured_content, list), f"2026-07-28: a list is structured content as it is: {branches.structured_content}")
+        start = time.perf_counter()
+        bought = await client.call_tool("purchase_cheer", {"identifier": "cheer.large", "transaction_id": 7})
+        confirmed_ms = (time.perf_counter() - start) * 1000
+        check(bought.structured_content == {"balance": 200}, f"2026-07-28: accepted purchase {bought}")
+        check(len(asked) == 1 and asked[0].startswith("Allow the tool purchase_cheer to send POST /api/v2/purchase_cheer"), f"2026-07-28: asked {asked}")
+        start = time.perf_counter()
+        await client.call_tool("cheer_history", {"user_id": 1})
+        plain_ms = (time.perf_counter() - start) * 1000
+    async with connect("demo-buyer", answering("decline")) as client:
+        declined = await client.call_tool("purchase_cheer", {"identifier": "cheer.large", "transaction_id": 8})
+        check(declined.is_error and "The user declined" in declined.content[0].text, f"2026-07-28: declined purchase {declined}")
+    print(f"2026-07-28: a confirmed purchase (two round trips and the user's answer) took {confirmed_ms:.2f} ms, "
+          f"a read {plain_ms:.2f} ms; declined: nothing sent")
+
+
+async def open_server(demo):
+    """`Demo --mcp-http --open`: no authorization, so a write from anyone is refused, whichever
+    revision the client speaks; reads work."""
+    server = subprocess.Popen([demo, "--mcp-http", "--open"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        endpoint = server.stdout.readline().strip().removeprefix("MCP endpoint: ")
+        async with Client(endpoint, mode="2026-07-28") as client:
+            history = await client.call_tool("cheer_history", {"user_id": 42})
+            check(not history.is_error, f"open server: history {history}")
+            refused = await client.call_tool("purchase_cheer", {"identifier": "cheer.large", "transaction_id": 7})
+            check(refused.is_error and "has not identified" in refused.content[0].text, f"open server: 2026-07-28 purchase {refused}")
+        async with streamable_http_client(endpoint) as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                initialized = await session.initialize()
+                check(initialized.protocol_version == "2025-11-25", f"open server: legacy {initialized.protocol_version}")
+                refused = await session.call_tool("purchase_cheer", {"identifier": "cheer.large", "transaction_id": 7})
+                check(refused.is_error and "has not identified" in refused.content[0].text, f"open server: 2025-11-25 purchase {refused}")
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+    print("Streamable HTTP without authorization: reads served, writes refused at 2026-07-28 and 2025-11-25")
 
 
 async def main(demo):
@@ -97,14 +174,18 @@ async def main(demo):
     try:
         line = server.stdout.readline().strip()
         check(line.startswith("MCP endpoint: "), f"--mcp-http printed {line!r}")
-        async with streamable_http_client(line.removeprefix("MCP endpoint: ")) as streams:
+        endpoint = line.removeprefix("MCP endpoint: ")
+        buyer = httpx2.AsyncClient(headers={"Authorization": "Bearer demo-buyer"})
+        async with streamable_http_client(endpoint, http_client=buyer) as streams:
             read, write = streams[0], streams[1]
             async with ClientSession(read, write) as session:
                 await exercise(session, "Streamable HTTP")
-        await transport_rules(line.removeprefix("MCP endpoint: "))
+        await transport_rules(endpoint)
+        await current_revision(endpoint)
     finally:
         server.stdin.close()
         server.wait(timeout=60)
+    await open_server(demo)
     print("MCP example: stdio and Streamable HTTP answered as the official client expects")
 
 

@@ -4,17 +4,27 @@ import EndpointKitTools
 import Foundation
 
 /// Endpoints offered to any Model Context Protocol client (Claude Desktop, an IDE agent) as tools:
-/// the JSON-RPC 2.0 lifecycle of MCP, over standard input and output or any transport of yours.
+/// the JSON-RPC 2.0 messages of MCP, over standard input and output or any transport of yours.
 ///
 /// ```swift
 /// let tools = EndpointTools([CheerHistory.self, PurchaseCheer.self], on: .reiterate)
 /// try await MCPServer(name: "reiterate", version: "1.0", tools: tools).run()   // stdio, until the client closes it
 /// ```
 ///
+/// It speaks the current revision, 2026-07-28, and the earlier ones, request by request: a request
+/// whose `_meta` names its protocol version (`io.modelcontextprotocol/protocolVersion`) is served
+/// statelessly by that revision's rules; any other by the rules of the version its client agreed in
+/// `initialize`, as before.
+///
 /// What it answers:
-/// - `initialize`: the protocol version (the client's when it is one of ``supportedVersions``,
-///   else the newest), the `tools` capability, the server's name and version; `ping`;
-///   `notifications/initialized`, which needs no answer.
+/// - `server/discover` (2026-07-28): the supported versions, the `tools` capability, the
+///   instructions, with `ttlMs` and `cacheScope`. A version it does not speak is
+///   `UnsupportedProtocolVersionError` (`-32022`) naming the ones it does; a 2026-07-28 request
+///   without its version or client capabilities in `_meta` is `-32602`. Every 2026-07-28 result
+///   carries `resultType` and the server's name and version in `_meta`.
+/// - `initialize` (2025-11-25 and earlier): the protocol version (the client's when it is one of
+///   ``supportedVersions``, else the newest it negotiates so), the `tools` capability, the
+///   server's name and version; `ping`; `notifications/initialized`, which needs no answer.
 /// - `tools/list`: the endpoints' `.mcp` definitions, with an `outputSchema` for every payload that
 ///   has a structured form (an object as it is, anything else under `result`), `pageSize` at a
 ///   time with a `nextCursor`.
@@ -30,12 +40,18 @@ import Foundation
 ///   (an id that is not a string or an integer, a key twice in the envelope), gets the JSON-RPC
 ///   error for it (`-32601`, `-32700`, `-32600`).
 ///
-/// Calls that are not read-only are confirmed by the app's `EndpointTools` confirmation closure,
-/// not by MCP's elicitation: MCP clients already ask their user before a tool call, and the tool
-/// annotations (`readOnlyHint`, `destructiveHint`) tell them which calls change something.
+/// A call that is not read-only is confirmed before anything is sent (``Confirmation``): by the
+/// app's own `EndpointTools` confirmation closure when it gave one; else, when a 2026-07-28 client
+/// can ask its user (form elicitation), by the user, with an `InputRequiredResult` whose signed
+/// `requestState` the retried call must bring back; else by the configuration's rule. Over HTTP,
+/// ``Authorization`` makes the server an OAuth resource server: a bearer token is turned into a
+/// ``Principal`` by the app, and never reaches the API the tools call.
 public actor MCPServer {
     /// The protocol versions this server speaks, newest first.
-    public static let supportedVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    public static let supportedVersions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+
+    /// The versions served statelessly, with their protocol version in each request's `_meta`.
+    static let statelessVersions: Set<String> = ["2026-07-28"]
 
     let name: String
     let version: String
@@ -43,6 +59,10 @@ public actor MCPServer {
     let instructions: String?
     let pageSize: Int
     let allowedOrigins: [String]
+    let authorization: Authorization?
+    let confirmation: Confirmation
+    /// The confirmations already used to send a call, until they expire: each is good once.
+    var spentConfirmations: [String: Date] = [:]
     /// The tools' definitions, made on the first `tools/list`.
     private var definitions: Result<[JSONValue], any Error>?
     private var running: [JSONValue: Task<ToolResult?, Never>] = [:]
@@ -66,9 +86,16 @@ public actor MCPServer {
     ///   - allowedOrigins: The web origins whose pages may call the server over HTTP
     ///     (``handle(_:)->MCPServer.HTTPResponse``): exact origins such as `https://app.example`, or
     ///     with `*` for the port, such as `http://localhost:*`. Pages served from this machine by default.
+    ///   - authorization: Over HTTP, who may call, and with which scopes; `nil` (the default) for a
+    ///     server every client reaches, which then sends no write for an anonymous caller unless
+    ///     `confirmation` allows it.
+    ///   - confirmation: How a call that is not read-only is confirmed before it is sent.
     public init(name: String, version: String, tools: EndpointTools, instructions: String? = nil, pageSize: Int = 100,
-                allowedOrigins: [String] = MCPServer.loopbackOrigins) {
+                allowedOrigins: [String] = MCPServer.loopbackOrigins, authorization: Authorization? = nil,
+                confirmation: Confirmation = Confirmation()) {
         self.allowedOrigins = allowedOrigins
+        self.authorization = authorization
+        self.confirmation = confirmation
         self.name = name
         self.version = version
         self.tools = tools
@@ -91,10 +118,15 @@ public actor MCPServer {
     /// Requests are answered concurrently: a long `tools/call` does not hold up a `ping`, and a
     /// `notifications/cancelled` reaches the call it names.
     public func handle(_ message: Data) async -> Data? {
+        await handle(message, caller: .local).body
+    }
+
+    /// One message from `caller`: the reply, and the HTTP status it goes with.
+    func handle(_ message: Data, caller: Caller) async -> Reply {
         // Refused, never repaired: a replacement character would reach the API as the user's data.
         let text = String(decoding: message, as: UTF8.self)
         guard text.utf8.elementsEqual(message) else {
-            return MCPServer.reply(id: .null, error: -32700, "Parse error: the message is not valid UTF-8")
+            return Reply(MCPServer.reply(id: .null, error: -32700, "Parse error: the message is not valid UTF-8"))
         }
         let value: JSONValue
         do throws(JSONParser.Failure) {
@@ -102,49 +134,52 @@ public actor MCPServer {
             // error result with the request's id, the envelope a JSON-RPC error.
             value = try JSONParser.parse(text, maximumDepth: 128, refusesDuplicateKeys: false)
         } catch {
-            return MCPServer.reply(id: .null, error: -32700, "Parse error: \(error.message)")
+            return Reply(MCPServer.reply(id: .null, error: -32700, "Parse error: \(error.message)"))
         }
-        guard case .array(let batch) = value else { return await answer(value) }
+        guard case .array(let batch) = value else { return await answer(value, caller: caller) }
         // A JSON-RPC batch (protocol version 2025-03-26): each request answered, concurrently, the
         // replies in one array in the order of the requests; nothing at all for only notifications.
-        guard !batch.isEmpty else { return MCPServer.reply(id: .null, error: -32600, "Invalid Request: the batch is empty") }
+        guard !batch.isEmpty else { return Reply(MCPServer.reply(id: .null, error: -32600, "Invalid Request: the batch is empty")) }
         let replies = await withTaskGroup(of: (Int, Data?).self) { group in
             for (position, element) in batch.enumerated() {
-                group.addTask { (position, await self.answer(element)) }
+                group.addTask { (position, await self.answer(element, caller: caller).body) }
             }
             var replies = [Data?](repeating: nil, count: batch.count)
             for await (position, reply) in group { replies[position] = reply }
             return replies.compactMap { $0 }
         }
-        guard !replies.isEmpty else { return nil }
-        return Data("[".utf8) + Data(replies.joined(separator: Data(",".utf8))) + Data("]".utf8)
+        guard !replies.isEmpty else { return Reply(nil) }
+        return Reply(Data("[".utf8) + Data(replies.joined(separator: Data(",".utf8))) + Data("]".utf8))
     }
 
     /// The reply to one JSON-RPC message (not a batch).
-    private func answer(_ value: JSONValue) async -> Data? {
+    private func answer(_ value: JSONValue, caller: Caller) async -> Reply {
         guard value["jsonrpc"]?.stringValue == "2.0", let method = value["method"]?.stringValue else {
             // A client's reply to a server request (this server sends none) needs nothing back.
-            if value["jsonrpc"]?.stringValue == "2.0", value["method"] == nil, value["result"] != nil || value["error"] != nil { return nil }
-            return MCPServer.reply(id: MCPServer.validID(value["id"]) ?? .null, error: -32600, "Invalid Request: expected a JSON-RPC 2.0 object with a \"method\"")
+            if value["jsonrpc"]?.stringValue == "2.0", value["method"] == nil, value["result"] != nil || value["error"] != nil { return Reply(nil) }
+            return Reply(MCPServer.reply(id: MCPServer.validID(value["id"]) ?? .null, error: -32600, "Invalid Request: expected a JSON-RPC 2.0 object with a \"method\""))
         }
         if let key = MCPServer.duplicatedKey(in: value, skippingArguments: true) {
-            return MCPServer.reply(id: MCPServer.validID(value["id"]) ?? .null, error: -32600, "Invalid Request: the key \"\(key)\" appears twice")
+            return Reply(MCPServer.reply(id: MCPServer.validID(value["id"]) ?? .null, error: -32600, "Invalid Request: the key \"\(key)\" appears twice"))
         }
         let params = value["params"] ?? .object([:])
         guard let id = value["id"] else {
             notice(method, params: params)
-            return nil
+            return Reply(nil)
         }
         guard MCPServer.validID(id) != nil else {
             // MCP: an id is a string or an integer, never null.
-            return MCPServer.reply(id: .null, error: -32600, "Invalid Request: the id \(id.jsonText()) is not a string or an integer")
+            return Reply(MCPServer.reply(id: .null, error: -32600, "Invalid Request: the id \(id.jsonText()) is not a string or an integer"))
+        }
+        if let version = statelessVersion(method: method, params: params) {
+            return await answerStateless(id: id, method: method, params: params, version: version, caller: caller)
         }
         switch method {
-        case "initialize": return MCPServer.reply(id: id, result: initialized(params))
-        case "ping": return MCPServer.reply(id: id, result: .object([:]))
-        case "tools/list": return list(id: id, params: params)
-        case "tools/call": return await call(id: id, params: params)
-        default: return MCPServer.reply(id: id, error: -32601, "Method not found: \(method)")
+        case "initialize": return Reply(MCPServer.reply(id: id, result: initialized(params)))
+        case "ping": return Reply(MCPServer.reply(id: id, result: .object([:])))
+        case "tools/list": return Reply(list(id: id, params: params, revision: nil))
+        case "tools/call": return await call(id: id, params: params, revision: nil, caller: caller)
+        default: return Reply(MCPServer.reply(id: id, error: -32601, "Method not found: \(method)"))
         }
     }
 
@@ -186,8 +221,11 @@ public actor MCPServer {
 
     private func initialized(_ params: JSONValue) -> JSONValue {
         let asked = params["protocolVersion"]?.stringValue ?? ""
+        // `initialize` belongs to the revisions before 2026-07-28: a version it cannot agree gets
+        // the newest of those, as before.
+        let agreed = MCPServer.supportedVersions.filter { !MCPServer.statelessVersions.contains($0) }
         var result = JSONValue.object([
-            "protocolVersion": .string(MCPServer.supportedVersions.contains(asked) ? asked : MCPServer.supportedVersions[0]),
+            "protocolVersion": .string(agreed.contains(asked) ? asked : agreed[0]),
             "capabilities": .object(["tools": .object(["listChanged": .bool(false)])]),
             "serverInfo": .object(["name": .string(name), "version": .string(version)]),
         ])
@@ -201,12 +239,12 @@ public actor MCPServer {
         task.cancel()
     }
 
-    private func list(id: JSONValue, params: JSONValue) -> Data {
+    func list(id: JSONValue, params: JSONValue, revision: Revision?) -> Data {
         let made = definitions ?? Result { try tools.definitions(for: .mcp).map(\.json.value) }
         definitions = made
         let all: [JSONValue]
         switch made {
-        case .success(let values): all = values
+        case .success(let values): all = revision?.unwrapsStructuredContent == true ? values.map(unwrappingOutputSchema) : values
         case .failure(let error):
             let reason = (error as? EndpointError)?.reason ?? "\(error)"
             return MCPServer.reply(id: id, error: -32603, "Internal error: a tool has no definition: \(reason)")
@@ -221,35 +259,55 @@ public actor MCPServer {
         let end = min(start + pageSize, all.count)
         var result = JSONValue.object(["tools": .array(Array(all[start..<end]))])
         if end < all.count { result["nextCursor"] = .string(String(end)) }
+        if let revision {
+            // The tools never change while the server runs; with authorization the list is the
+            // same for every caller too, but a shared cache has no business holding it.
+            result["ttlMs"] = .integer(3_600_000)
+            result["cacheScope"] = .string(authorization == nil ? "public" : "private")
+            result = revision.completed(result, server: serverInfo)
+        }
         return MCPServer.reply(id: id, result: result)
     }
 
-    private func call(id: JSONValue, params: JSONValue) async -> Data? {
+    func call(id: JSONValue, params: JSONValue, revision: Revision?, caller: Caller) async -> Reply {
         guard let tool = params["name"]?.stringValue else {
-            return MCPServer.reply(id: id, error: -32602, "Invalid params: tools/call needs the tool's \"name\"")
+            return Reply(MCPServer.reply(id: id, error: -32602, "Invalid params: tools/call needs the tool's \"name\""))
         }
         guard tools.names.contains(tool) else {
-            return MCPServer.reply(id: id, error: -32602, "Unknown tool: \(tool); the tools are \(tools.names.joined(separator: ", "))")
+            return Reply(MCPServer.reply(id: id, error: -32602, "Unknown tool: \(tool); the tools are \(tools.names.joined(separator: ", "))"))
         }
         guard running[id] == nil else {
-            return MCPServer.reply(id: id, error: -32600, "Invalid Request: the id \(id.jsonText()) is already in use by a running call")
+            return Reply(MCPServer.reply(id: id, error: -32600, "Invalid Request: the id \(id.jsonText()) is already in use by a running call"))
         }
         let arguments = params["arguments"] ?? .object([:])
+        switch confirm(tool: tool, arguments: arguments, params: params, revision: revision, caller: caller) {
+        case .send:
+            break
+        case .ask(let result), .refuse(let result):
+            return Reply(MCPServer.reply(id: id, result: revision.map { $0.completed(result, server: serverInfo) } ?? result))
+        case .invalid(let code, let message):
+            return Reply(MCPServer.reply(id: id, error: code, message))
+        }
         let tools = self.tools
         // Arguments with a key twice go as text, whose strict parse refuses them with the field's
         // name: an error result the model can act on, under the request's id.
         let duplicated = MCPServer.duplicatedKey(in: arguments) != nil
+        let principal = caller.principal
         let task = Task {
-            duplicated
-                ? try? await tools.result(name: tool, arguments: arguments.jsonText())
-                : try? await tools.result(name: tool, arguments: arguments)
+            // The principal reaches the app's middlewares (per-user upstream credentials); the
+            // client's own token never does.
+            await Principal.$current.withValue(principal) {
+                duplicated
+                    ? try? await tools.result(name: tool, arguments: arguments.jsonText())
+                    : try? await tools.result(name: tool, arguments: arguments)
+            }
         }
         running[id] = task
         // The caller's own cancellation (an HTTP request gone) cancels the call too.
         let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         running[id] = nil
-        if cancelled.remove(id) != nil || Task.isCancelled { return nil }
-        guard let result else { return nil }
+        if cancelled.remove(id) != nil || Task.isCancelled { return Reply(nil) }
+        guard let result else { return Reply(nil) }
         var content: [JSONValue] = [.object(["type": .string("text"), "text": .string(result.text)])]
         var isError = result.isError
         if result.structuredWithheld {
@@ -261,9 +319,22 @@ public actor MCPServer {
                 "The answer was cut at this server's result size limit (\(tools.maximumResultSize) bytes), so it has no structured form. Ask for less: a smaller page, or a narrower query.")]))
         }
         var answer = JSONValue.object(["content": .array(content), "isError": .bool(isError)])
-        if let structured = result.structured, !isError { answer["structuredContent"] = structured }
-        return MCPServer.reply(id: id, result: answer)
+        if let structured = result.structured, !isError {
+            // 2026-07-28 takes any JSON value: a list is structured content as it is, as its
+            // outputSchema says; earlier revisions take an object, so it stays under "result".
+            answer["structuredContent"] = revision?.unwrapsStructuredContent == true && tools.wrapsStructuredResult(of: tool) == true
+                ? structured[Self.wrappedResultKey] ?? structured : structured
+        }
+        if let revision { answer = revision.completed(answer, server: serverInfo) }
+        return Reply(MCPServer.reply(id: id, result: answer))
     }
+
+    /// The member a list or other non-object payload sits under in earlier revisions' structured
+    /// content (EndpointKitTools' choice).
+    static let wrappedResultKey = "result"
+
+    /// The server's name and version, as `serverInfo` says them.
+    var serverInfo: JSONValue { .object(["name": .string(name), "version": .string(version)]) }
 
     // MARK: - Replies
 
@@ -271,8 +342,9 @@ public actor MCPServer {
         Data(JSONValue.object(["jsonrpc": .string("2.0"), "id": id, "result": result]).jsonText().utf8)
     }
 
-    static func reply(id: JSONValue, error code: Int, _ message: String) -> Data {
-        let error = JSONValue.object(["code": .integer(code), "message": .string(message)])
+    static func reply(id: JSONValue, error code: Int, _ message: String, data: JSONValue? = nil) -> Data {
+        var error = JSONValue.object(["code": .integer(code), "message": .string(message)])
+        if let data { error["data"] = data }
         return Data(JSONValue.object(["jsonrpc": .string("2.0"), "id": id, "error": error]).jsonText().utf8)
     }
 }

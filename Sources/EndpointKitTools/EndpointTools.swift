@@ -140,6 +140,25 @@ public struct EndpointTools: Sendable {
         return form
     }
 
+    // MARK: - What an MCP server asks before a call
+
+    /// What calling `name` with `arguments` would send, without sending it: `nil` for a read-only
+    /// call, an unknown tool or arguments the call would refuse (the call itself reports those).
+    package func pendingCall(name: String, arguments: JSONValue) -> PendingToolCall? {
+        guard (try? checkNames()) != nil, let tool = tools.first(where: { $0.name == name }) else { return nil }
+        return (try? tool.pendingCall(.value(arguments), in: self)) ?? nil
+    }
+
+    /// Whether the app gave a `confirmation` closure, which then decides every call that is not
+    /// read-only.
+    package var confirmsCalls: Bool { confirmation != nil }
+
+    /// Whether the tool's structured results are wrapped in `{"result": …}` (`true`) or not
+    /// (`false`), as its `.mcp` definition's `outputSchema` says; `nil` when it has none.
+    package func wrapsStructuredResult(of name: String) -> Bool? {
+        (try? structuredForm(of: name)) ?? nil
+    }
+
     /// Calls the tool `name` with the model's `arguments` (a JSON object as text) and returns the
     /// payload as JSON text, with the call's credentials replaced as in ``result(name:arguments:)-(_,String)``.
     ///

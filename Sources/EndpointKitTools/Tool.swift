@@ -9,6 +9,7 @@ struct Tool: Sendable {
     private let define: @Sendable (ToolFormat, APIServer?) throws -> ToolDefinition
     private let perform: @Sendable (Arguments, EndpointTools, ToolSecrets) async throws -> JSONValue
     private let structure: @Sendable (APIServer?) throws -> Bool?
+    private let preview: @Sendable (Arguments, EndpointTools) throws -> PendingToolCall?
 
     /// A model's arguments: JSON text (OpenAI's `arguments`), or a JSON value the caller has read
     /// already (Anthropic's `input`, MCP's `arguments`).
@@ -23,6 +24,10 @@ struct Tool: Sendable {
         typeName = String(reflecting: type)
         define = { format, server in try Self.definition(of: type, name: name, format: format, server: server) }
         structure = { server in try Self.outputSchema(of: type, server: Self.definingServer(for: type, server))?.wrapped }
+        preview = { arguments, tools in
+            let call = try Self.prepare(type, name: name, arguments: arguments, tools: tools)
+            return call.pending
+        }
         perform = { arguments, tools, secrets in
             do {
                 return try await Self.call(type, name: name, arguments: arguments, tools: tools, secrets: secrets)
@@ -46,6 +51,12 @@ struct Tool: Sendable {
     /// The server whose coders a definition describes.
     private static func definingServer<E: Endpoint>(for type: E.Type, _ server: APIServer?) -> APIServer {
         server ?? E.server ?? APIServer.default ?? APIServer(origin: URL(string: "http://localhost")!)
+    }
+
+    /// What a call with `arguments` would send, without sending it: `nil` for a read-only call
+    /// (`GET`, `HEAD`). Throws what the call itself would throw for bad arguments.
+    func pendingCall(_ arguments: Arguments, in tools: EndpointTools) throws -> PendingToolCall? {
+        try preview(arguments, tools)
     }
 
     /// The payload of a call, as JSON; the credentials the call sent are recorded in `secrets`.
@@ -193,9 +204,19 @@ struct Tool: Sendable {
 
     // MARK: - Calls
 
-    private static func call<E: Endpoint & Decodable>(
-        _ type: E.Type, name: String, arguments: Arguments, tools: EndpointTools, secrets: ToolSecrets
-    ) async throws -> JSONValue {
+    /// A call checked and built but not sent: the endpoint, its server, and what a confirmation is
+    /// asked about (`nil` for a read-only call).
+    private struct Prepared<E: Endpoint> {
+        let endpoint: E
+        let server: APIServer
+        let pending: PendingToolCall?
+    }
+
+    /// Checks the model's arguments against the tool's schema, decodes the endpoint and builds its
+    /// request: everything a call does before it asks for confirmation and sends.
+    private static func prepare<E: Endpoint & Decodable>(
+        _ type: E.Type, name: String, arguments: Arguments, tools: EndpointTools
+    ) throws -> Prepared<E> {
         func invalid(_ reason: String) -> EndpointError {
             EndpointError(kind: .invalidToolCall, endpoint: name, reason: reason)
         }
@@ -247,9 +268,20 @@ struct Tool: Sendable {
         }
 
         let method = endpoint.endpoint.method
-        if method != .get && method != .head, let confirmation = tools.confirmation, let url = prepared.request.url {
-            guard await confirmation(PendingToolCall(name: name, method: method, url: url, arguments: text)) else {
-                throw EndpointError(kind: .toolCallDeclined, endpoint: name, reason: "the user declined to \(method) \(url.path)")
+        let pending = method != .get && method != .head
+            ? prepared.request.url.map { PendingToolCall(name: name, method: method, url: $0, arguments: text) }
+            : nil
+        return Prepared(endpoint: endpoint, server: server, pending: pending)
+    }
+
+    private static func call<E: Endpoint & Decodable>(
+        _ type: E.Type, name: String, arguments: Arguments, tools: EndpointTools, secrets: ToolSecrets
+    ) async throws -> JSONValue {
+        let call = try prepare(type, name: name, arguments: arguments, tools: tools)
+        let (endpoint, server) = (call.endpoint, call.server)
+        if let pending = call.pending, let confirmation = tools.confirmation {
+            guard await confirmation(pending) else {
+                throw EndpointError(kind: .toolCallDeclined, endpoint: name, reason: "the user declined to \(pending.method) \(pending.url.path)")
             }
         }
         try Task.checkCancellation()

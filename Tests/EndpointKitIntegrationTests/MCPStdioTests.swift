@@ -110,6 +110,28 @@ private struct SlowCall: Endpoint, Decodable {
         #expect(cut["structured"] is NSNull)
         #expect(((cut["texts"] as? [String])?.last)?.hasPrefix("The answer was cut at this server's result size limit") == true)
 
+        // Protocol version 2026-07-28, through the SDK's own client: the write is asked about and
+        // sent when the user accepts, not sent when the user declines; a list is structured
+        // content as it is; the SDK's default probe finds the current revision.
+        let current = try #require(report["current"] as? [String: Any], "\(problems.suffix(3000))")
+        #expect(current["protocol_version"] as? String == "2026-07-28")
+        #expect(current["tools"] as? [String] == ["echo_query", "echo_create", "slow_call", "number_page"])
+        #expect((current["list_schema"] as? [String: Any])?["type"] as? String == "array")
+        let numbers = try #require(current["list"] as? [String: Any])
+        #expect(numbers["is_error"] as? Bool == false)
+        #expect(numbers["structured"] as? [Int] != nil)
+        let accepted = try #require(current["accepted"] as? [String: Any])
+        #expect(accepted["is_error"] as? Bool == false)
+        #expect((accepted["structured"] as? [String: Any])?["body"] as? String == #"{"name":"Grace \#(key)"}"#)
+        let declined = try #require(current["declined"] as? [String: Any])
+        #expect(declined["is_error"] as? Bool == true)
+        #expect((declined["text"] as? String)?.contains("The user declined POST /echo/create; nothing was sent.") == true)
+        let asked = try #require(current["asked"] as? [String])
+        #expect(asked.count == 2)
+        #expect(asked.first?.hasPrefix("Allow the tool echo_create to send POST /echo/create on 127.0.0.1 with {\"name\":\"Grace \(key)\"}") == true)
+        #expect(current["auto_version"] as? String == "2026-07-28")
+        #expect((current["discovered"] as? [String])?.first == "2026-07-28")
+
         let raw = try #require(report["raw"] as? [String: Any])
         let duplicated = try #require(raw["duplicated"] as? [String: Any])
         #expect(duplicated["is_error"] as? Bool == true)

@@ -3,8 +3,8 @@ import EndpointKitMCP
 import EndpointKitTools
 import Foundation
 
-/// The demo endpoints a model may call over MCP: a purchase (confirmed by MCP clients, which ask
-/// their user before a call that is not read-only), the cheer history and GitHub-style branches.
+/// The demo endpoints a model may call over MCP: a purchase (confirmed by the user before it is
+/// sent: see `MCPServer.Confirmation`), the cheer history and GitHub-style branches.
 func demoTools(on origin: URL) -> EndpointTools {
     EndpointTools([PurchaseCheer.self, CheerHistory.self, ListBranches.self], on: APIServer(origin: origin, transport: demoTransport, errorPayloadType: DemoError.self))
 }
@@ -12,9 +12,16 @@ func demoTools(on origin: URL) -> EndpointTools {
 /// The MCP server of `Demo --mcp-http`, set once the HTTP server knows its own origin.
 actor MCPSlot {
     private(set) var server: MCPServer?
+    private(set) var authorization: MCPServer.Authorization?
 
-    func set(_ server: MCPServer) {
+    func set(_ server: MCPServer, authorization: MCPServer.Authorization?) {
         self.server = server
+        self.authorization = authorization
+    }
+
+    /// The Protected Resource Metadata document, when the server has authorization.
+    func metadata() -> MCPServer.HTTPResponse? {
+        authorization?.metadataResponse()
     }
 
     /// The server's answer to `request`; 503 before the server is set.
@@ -22,4 +29,22 @@ actor MCPSlot {
         guard let server else { return MCPServer.HTTPResponse(status: 503, headers: [], body: Data()) }
         return await server.handle(request)
     }
+}
+
+/// The demo's stand-in for an authorization server: two access tokens and what they grant. A real
+/// server checks a token it did not issue itself (a JWT's signature, issuer, audience and expiry,
+/// or its authorization server's introspection endpoint).
+let demoPrincipals: [String: MCPServer.Principal] = [
+    "demo-buyer": MCPServer.Principal(id: "buyer", scopes: ["cheers:read", "cheers:write"]),
+    "demo-reader": MCPServer.Principal(id: "reader", scopes: ["cheers:read"]),
+]
+
+/// `/mcp` of `Demo --mcp-http` as an OAuth resource server: a bearer token from `demoPrincipals`,
+/// and the scope `cheers:write` to buy a cheer.
+func demoAuthorization(on origin: URL) -> MCPServer.Authorization {
+    MCPServer.Authorization(
+        resource: origin.appendingPathComponent("mcp"),
+        authorizationServers: [origin.appendingPathComponent("auth")],
+        requiredScopes: ["purchase_cheer": "cheers:write"]
+    ) { token in demoPrincipals[token] }
 }

@@ -109,9 +109,14 @@ if let flag = arguments.firstIndex(of: "--openapi") {
 } else if arguments.contains("--mcp-http") {
     // The same over Streamable HTTP, at /mcp of the demo's own Hummingbird server, until standard
     // input closes.
+    // With authorization (the tokens of `demoPrincipals`), unless --open: then anyone may call, and
+    // writes are refused, as an unauthenticated HTTP server must.
     let slot = MCPSlot()
-    try await DemoServer.withServer(mcp: { await slot.handle($0) }) { origin in
-        await slot.set(MCPServer(name: "endpointkit-demo", version: "1.0", tools: demoTools(on: origin)))
+    let open = arguments.contains("--open")
+    try await DemoServer.withServer(mcp: { await slot.handle($0) }, mcpMetadata: { await slot.metadata() }) { origin in
+        let authorization = open ? nil : demoAuthorization(on: origin)
+        await slot.set(MCPServer(name: "endpointkit-demo", version: "1.0", tools: demoTools(on: origin), authorization: authorization),
+                       authorization: authorization)
         FileHandle.standardOutput.write(Data("MCP endpoint: \(origin.appendingPathComponent("mcp"))\n".utf8))  // unbuffered
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread { _ = FileHandle.standardInput.readDataToEndOfFile(); done.resume() }.start()
@@ -132,7 +137,7 @@ if let flag = arguments.firstIndex(of: "--openapi") {
     await printCalls()
 } else if let flag = arguments.firstIndex(of: "--origin") {
     guard flag + 1 < arguments.count, let origin = URL(string: arguments[flag + 1]) else {
-        print("usage: Demo [--origin URL | --stubbed | --serve | --openapi [ORIGIN] | --mcp | --mcp-http]")
+        print("usage: Demo [--origin URL | --stubbed | --serve | --openapi [ORIGIN] | --mcp | --mcp-http [--open]]")
         exit(2)
     }
     APIServer.default = APIServer(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])

@@ -12,13 +12,16 @@ public enum DemoServer {
     ///
     /// With `mcp`, the server also answers MCP's Streamable HTTP at `/mcp`: each request, whatever
     /// its method, goes to `mcp` (`MCPServer.handle(_:)` with an `MCPServer.HTTPRequest`), whose
-    /// status, header fields and body are sent back as they are.
-    public static func withServer(mcp: (@Sendable (MCPServer.HTTPRequest) async -> MCPServer.HTTPResponse)? = nil, _ body: (URL) async throws -> Void) async throws {
+    /// status, header fields and body are sent back as they are; with `mcpMetadata`, its Protected
+    /// Resource Metadata document is served at `/.well-known/oauth-protected-resource/mcp`.
+    public static func withServer(mcp: (@Sendable (MCPServer.HTTPRequest) async -> MCPServer.HTTPResponse)? = nil,
+                                  mcpMetadata: (@Sendable () async -> MCPServer.HTTPResponse?)? = nil,
+                                  _ body: (URL) async throws -> Void) async throws {
         var logger = Logger(label: "demo-server")
         logger.logLevel = .critical
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
-            router: router(mcp: mcp),
+            router: router(mcp: mcp, mcpMetadata: mcpMetadata),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
@@ -35,8 +38,20 @@ public enum DemoServer {
         }
     }
 
-    private static func router(mcp: (@Sendable (MCPServer.HTTPRequest) async -> MCPServer.HTTPResponse)?) -> Router<BasicRequestContext> {
+    private static func router(mcp: (@Sendable (MCPServer.HTTPRequest) async -> MCPServer.HTTPResponse)?,
+                               mcpMetadata: (@Sendable () async -> MCPServer.HTTPResponse?)?) -> Router<BasicRequestContext> {
         let router = Router()
+        if let mcpMetadata {
+            // The Protected Resource Metadata document (RFC 9728) that the 401s of /mcp name.
+            router.get("/.well-known/oauth-protected-resource/mcp") { _, _ -> Response in
+                guard let document = await mcpMetadata() else { return Response(status: .notFound) }
+                var headers = HTTPFields()
+                for (name, value) in document.headers {
+                    if let name = HTTPField.Name(name) { headers.append(HTTPField(name: name, value: value)) }
+                }
+                return Response(status: .init(code: document.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: document.body)))
+            }
+        }
         if let mcp {
             // Every method reaches the MCP server, which applies Streamable HTTP's rules (Origin,
             // MCP-Protocol-Version, Accept, Content-Type) and answers 405 to all but POST.

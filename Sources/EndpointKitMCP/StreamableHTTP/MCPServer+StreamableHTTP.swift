@@ -1,3 +1,5 @@
+import EndpointKit
+import EndpointKitTools
 import Foundation
 
 extension MCPServer {
@@ -53,10 +55,22 @@ extension MCPServer {
             response.headers.append(("Allow", "POST"))
             return response
         }
-        let versions = request.values(of: "MCP-Protocol-Version")
-        if versions.count > 1 || versions.first.map({ !MCPServer.supportedVersions.contains($0.trimmingCharacters(in: .whitespaces)) }) == true {
-            return MCPServer.refusal(400, "the MCP-Protocol-Version \(versions.joined(separator: ", ")) is not one of \(MCPServer.supportedVersions.joined(separator: ", "))")
+        var caller = Caller(channel: .http, principal: nil)
+        if let authorization {
+            let fields = request.values(of: "Authorization")
+            guard fields.count == 1, let token = MCPServer.bearerToken(fields[0]) else {
+                return MCPServer.unauthorized(authorization.challenge(), "this server needs Authorization: Bearer and a token its authorization server issued")
+            }
+            guard let principal = await authorization.verify(token) else {
+                return MCPServer.unauthorized(authorization.challenge(error: "invalid_token"), "the bearer token is not one this server accepts")
+            }
+            caller.principal = principal
         }
+        let versions = request.values(of: "MCP-Protocol-Version")
+        if versions.count > 1 {
+            return MCPServer.refusal(400, "the MCP-Protocol-Version is given \(versions.count) times")
+        }
+        let headerVersion = versions.first?.trimmingCharacters(in: .whitespaces)
         let accepted = request.values(of: "Accept")
         if !accepted.isEmpty, !MCPServer.admitsJSON(accepted.joined(separator: ",")) {
             return MCPServer.refusal(406, "the Accept \(accepted.joined(separator: ", ")) does not admit application/json, the only form of this server's replies")
@@ -65,14 +79,83 @@ extension MCPServer {
         guard types.count == 1, MCPServer.mediaType(types[0]) == "application/json" else {
             return MCPServer.refusal(415, "the Content-Type must be application/json, not \(types.isEmpty ? "absent" : types.joined(separator: ", "))")
         }
-        guard let reply = await handle(request.body) else {
+        // What the headers say must be what the body says (2026-07-28: an intermediary may route on
+        // the headers, the server acts on the body).
+        let message = (try? JSONParser.parse(String(decoding: request.body, as: UTF8.self), maximumDepth: 128, refusesDuplicateKeys: false)) ?? .null
+        let id = MCPServer.validID(message["id"]) ?? .null
+        let method = message["method"]?.stringValue
+        let bodyVersion = method.flatMap { statelessVersion(method: $0, params: message["params"] ?? .object([:])) }
+        if let headerVersion, !MCPServer.supportedVersions.contains(headerVersion) {
+            let data = JSONValue.object(["supported": .array(MCPServer.supportedVersions.map(JSONValue.string)), "requested": .string(headerVersion)])
+            return MCPServer.jsonReply(400, MCPServer.reply(id: id, error: -32022, "Unsupported protocol version: the MCP-Protocol-Version \(headerVersion) is not one of \(MCPServer.supportedVersions.joined(separator: ", "))", data: data))
+        }
+        if let bodyVersion, !bodyVersion.isEmpty, MCPServer.statelessVersions.contains(bodyVersion), let method {
+            if let mismatch = MCPServer.headerMismatch(request, version: bodyVersion, headerVersion: headerVersion, method: method, params: message["params"]) {
+                return MCPServer.jsonReply(400, MCPServer.reply(id: id, error: -32020, "Header mismatch: \(mismatch)"))
+            }
+        } else if let headerVersion, MCPServer.statelessVersions.contains(headerVersion), message["id"] != nil, method != nil {
+            return MCPServer.jsonReply(400, MCPServer.reply(id: id, error: -32602, "Invalid params: a \(headerVersion) request needs its protocol version in _meta[\"\(MCPServer.protocolVersionKey)\"]"))
+        }
+        if let authorization, let principal = caller.principal, method == "tools/call", let tool = message["params"]?["name"]?.stringValue,
+           let scope = authorization.requiredScopes[tool], !principal.scopes.contains(scope) {
+            var response = MCPServer.jsonReply(403, MCPServer.reply(id: id, error: -32600, "Forbidden: the tool \(tool) needs the scope \(scope); nothing was sent"))
+            response.headers.append(("WWW-Authenticate", authorization.challenge(error: "insufficient_scope", scope: scope)))
+            return response
+        }
+        let reply = await handle(request.body, caller: caller)
+        guard let body = reply.body else {
             return HTTPResponse(status: 202, headers: [], body: Data())
         }
-        let refused = reply.starts(with: Data(#"{"jsonrpc":"2.0","id":null,"error""#.utf8))
-        return HTTPResponse(status: refused ? 400 : 200, headers: [("Content-Type", "application/json")], body: reply)
+        let refused = body.starts(with: Data(#"{"jsonrpc":"2.0","id":null,"error""#.utf8))
+        return MCPServer.jsonReply(reply.status != 200 ? reply.status : refused ? 400 : 200, body)
     }
 
-    /// A refusal with `status` and a JSON-RPC error saying `reason`.
+    static func jsonReply(_ status: Int, _ body: Data) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+    }
+
+    static func unauthorized(_ challenge: String, _ reason: String) -> HTTPResponse {
+        var response = refusal(401, reason)
+        response.headers.append(("WWW-Authenticate", challenge))
+        return response
+    }
+
+    /// The token of `Authorization: Bearer <token>` (the scheme in any case, RFC 6750 §2.1).
+    static func bearerToken(_ field: String) -> String? {
+        let parts = field.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// What the standard request headers of 2026-07-28 get wrong against the body, if anything:
+    /// `MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for `tools/call` (its Base64 form
+    /// `=?base64?…?=` decoded first).
+    static func headerMismatch(_ request: HTTPRequest, version: String, headerVersion: String?, method: String, params: JSONValue?) -> String? {
+        guard let headerVersion else { return "the MCP-Protocol-Version header is missing; the body's _meta says \(version)" }
+        guard headerVersion == version else { return "the MCP-Protocol-Version header says \(headerVersion), the body's _meta \(version)" }
+        let methods = request.values(of: "Mcp-Method")
+        guard methods.count == 1 else { return methods.isEmpty ? "the Mcp-Method header is missing" : "the Mcp-Method header is given \(methods.count) times" }
+        guard methods[0].trimmingCharacters(in: .whitespaces) == method else { return "the Mcp-Method header value '\(methods[0])' does not match the body's method '\(method)'" }
+        guard ["tools/call", "resources/read", "prompts/get"].contains(method) else { return nil }
+        let body = params?["name"]?.stringValue ?? params?["uri"]?.stringValue ?? ""
+        let names = request.values(of: "Mcp-Name")
+        guard names.count == 1 else { return names.isEmpty ? "the Mcp-Name header is missing" : "the Mcp-Name header is given \(names.count) times" }
+        guard let name = decodedHeaderValue(names[0]) else { return "the Mcp-Name header value is not valid" }
+        return name == body ? nil : "the Mcp-Name header value '\(names[0])' does not match the body's name '\(body)'"
+    }
+
+    /// A header value as MCP writes it: plain, or `=?base64?…?=` for one that is not plain ASCII.
+    static func decodedHeaderValue(_ value: String) -> String? {
+        let trimmed = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        guard trimmed.hasPrefix("=?base64?"), trimmed.hasSuffix("?="), trimmed.count >= 11 else {
+            return trimmed.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) ? trimmed : nil
+        }
+        let encoded = trimmed.dropFirst(9).dropLast(2)
+        guard let data = Data(base64Encoded: String(encoded)), let text = String(data: data, encoding: .utf8) else { return nil }
+        return text
+    }
+
     static func refusal(_ status: Int, _ reason: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: reply(id: .null, error: -32600, "Invalid Request: \(reason)"))
     }

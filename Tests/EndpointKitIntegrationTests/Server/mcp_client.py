@@ -1,4 +1,5 @@
-"""Drives EndpointKit's MCP server with the official MCP Python SDK (`mcp` from PyPI), over stdio.
+"""Drives EndpointKit's MCP server with the official MCP Python SDK (`mcp` from PyPI), over stdio,
+at protocol version 2025-11-25 (initialize) and at 2026-07-28 (stateless, with confirmations).
 
     python mcp_client.py COMMAND ARG... -- KEY
 
@@ -17,7 +18,7 @@ import time
 
 import anyio
 import mcp.types as types
-from mcp import ClientSession, StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 
@@ -62,6 +63,39 @@ async def with_sdk(command, args, env, key):
                 await session.call_tool("echo_query", {"term": "latency"})
                 latencies.append((time.perf_counter() - start) * 1000)
             report["latency_ms"] = {"median": statistics.median(latencies), "min": min(latencies), "max": max(latencies)}
+    return report
+
+
+async def current_revision(command, args, env, key):
+    """The same server at protocol version 2026-07-28: stateless, writes confirmed by the user
+    through the SDK's elicitation callback (MRTR), lists as structured content as they are."""
+    report = {"asked": []}
+    params = StdioServerParameters(command=command, args=args, env=env)
+
+    def answering(action):
+        async def callback(context, request):
+            report["asked"].append(request.message)
+            if action == "accept":
+                return types.ElicitResult(action="accept", content={"confirm": True})
+            return types.ElicitResult(action=action)
+        return callback
+
+    async with Client(params, mode="2026-07-28", elicitation_callback=answering("accept")) as client:
+        report["protocol_version"] = client.session.protocol_version
+        listed = await client.list_tools()
+        report["tools"] = [tool.name for tool in listed.tools]
+        report["list_schema"] = next(tool.output_schema for tool in listed.tools if tool.name == "number_page")
+        numbers = await client.call_tool("number_page", {"page": 1})
+        report["list"] = {"is_error": numbers.is_error, "structured": numbers.structured_content}
+        created = await client.call_tool("echo_create", {"name": "Grace " + key})
+        report["accepted"] = {"is_error": created.is_error, "structured": created.structured_content}
+    async with Client(params, mode="2026-07-28", elicitation_callback=answering("decline")) as client:
+        declined = await client.call_tool("echo_create", {"name": "Nobody " + key})
+        report["declined"] = {"is_error": declined.is_error, "text": declined.content[0].text}
+    # The SDK's default: it probes server/discover, finds 2026-07-28 and stays there.
+    async with Client(params) as client:
+        report["auto_version"] = client.session.protocol_version
+        report["discovered"] = client.session.discover_result.supported_versions
     return report
 
 
@@ -134,6 +168,7 @@ async def main():
     command, args, key = sys.argv[1], sys.argv[2:split], sys.argv[split + 1]
     env = {"ENDPOINTKIT_MCP_ORIGIN": os.environ["ENDPOINTKIT_MCP_ORIGIN"]}
     report = await with_sdk(command, args, env, key)
+    report["current"] = await current_revision(command, args, env, key)
     report["raw"] = await raw(command, args, env, key)
     print(json.dumps(report))
 

@@ -83,10 +83,17 @@ private func message(_ response: MCPServer.HTTPResponse) throws -> String {
     @Test func `an unsupported protocol version is a bad request and supported ones are served`() async throws {
         let refused = await post(mcp(), headers: json + [("MCP-Protocol-Version", "2099-01-01")])
         #expect(refused.status == 400)
-        #expect(try message(refused) == "Invalid Request: the MCP-Protocol-Version 2099-01-01 is not one of 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05")
-        for version in MCPServer.supportedVersions {
+        // UnsupportedProtocolVersionError (2026-07-28), naming the versions this server speaks.
+        let reply = try #require(try JSONSerialization.jsonObject(with: refused.body) as? [String: Any])
+        let error = try #require(reply["error"] as? [String: Any])
+        #expect(error["code"] as? Int == -32022)
+        #expect(error["message"] as? String == "Unsupported protocol version: the MCP-Protocol-Version 2099-01-01 is not one of 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05")
+        #expect((error["data"] as? [String: Any])?["supported"] as? [String] == MCPServer.supportedVersions)
+        for version in MCPServer.supportedVersions where version != "2026-07-28" {
             #expect(await post(mcp(), headers: json + [("mcp-protocol-version", version)]).status == 200)
         }
+        // A 2026-07-28 request carries its version in _meta too; a bare ping is not one.
+        #expect(await post(mcp(), headers: json + [("mcp-protocol-version", "2026-07-28")]).status == 400)
         #expect(await post(mcp(), headers: json + [("MCP-Protocol-Version", "2025-06-18"), ("MCP-Protocol-Version", "2025-03-26")]).status == 400)
     }
 

@@ -109,7 +109,13 @@ do {
     // (the transport allows it): the calls must still go through.
     for streaming in [false, true] {
         let client = Client(name: "mcp-swift-check", version: "1.0")
-        let initialized = try await client.connect(transport: HTTPClientTransport(endpoint: endpoint, streaming: streaming))
+        // /mcp asks for a bearer token: the demo's buyer, who may purchase.
+        let transport = HTTPClientTransport(endpoint: endpoint, streaming: streaming, requestModifier: { request in
+            var request = request
+            request.setValue("Bearer demo-buyer", forHTTPHeaderField: "Authorization")
+            return request
+        })
+        let initialized = try await client.connect(transport: transport)
         check(initialized.serverInfo.name == "endpointkit-demo", "HTTP: server \(initialized.serverInfo)")
         try await exercise(client, over: "Streamable HTTP\(streaming ? " (with a GET stream asked for)" : "")")
         await client.disconnect()
