@@ -13,8 +13,12 @@ import Foundation
 //
 // Credentials come from the environment, never the command line: EVIL_LET_INJECTED_NAME1_API_KEY.
 // Standard output carries protocol messages only; errors go to standard error.
-// In an HTTP server of your own, the same tools answer Streamable HTTP:
-// `MCPServer(...).handle(MCPServer.HTTPRequest(method:headers:body:))` for each request to its path.
+// A call that is not read-only is confirmed by the user before it is sent, when the client can
+// ask (MCP 2026-07-28); a client that cannot is trusted to ask its user, as MCP clients do, unless
+// EVIL_LET_INJECTED_NAME1_CONFIRM=strict, which refuses such calls.
+// In an HTTP server of your own, the same tools answer Streamable HTTP, with authorization:
+// `MCPServer(..., authorization: MCPServer.Authorization(...)).handle(MCPServer.HTTPRequest(...))`
+// for each request to its path; without authorization it sends no write.
 
 nonisolated func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -34,4 +38,5 @@ guard let apiKey = environment["EVIL_LET_INJECTED_NAME1_API_KEY"], !apiKey.isEmp
 
 let server: APIServer = if let origin = given { .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(origin: origin, apiKey: apiKey) } else { .evilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41X(apiKey: apiKey) }
 let tools = EndpointTools(EvilLetInjectedTitle1LetInjectedTitle21LetInjectedTitle31LetInjectedTitle41XAPI.endpoints, on: server)
-try await MCPServer(name: "evil\"\n;let injectedName = 1", version: "1\nlet injectedVersion = 1", tools: tools, instructions: "Line one\r\nlet injectedDescription = 1\r*/ let injectedDescription2 = 1").run()
+let confirmation = MCPServer.Confirmation(whenClientCannotAsk: environment["EVIL_LET_INJECTED_NAME1_CONFIRM"] == "strict" ? .refuse : .send)
+try await MCPServer(name: "evil\"\n;let injectedName = 1", version: "1\nlet injectedVersion = 1", tools: tools, instructions: "Line one\r\nlet injectedDescription = 1\r*/ let injectedDescription2 = 1", confirmation: confirmation).run()

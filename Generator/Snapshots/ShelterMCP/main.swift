@@ -11,8 +11,12 @@ import Foundation
 //     shelter-mcp --origin URL
 //
 // Standard output carries protocol messages only; errors go to standard error.
-// In an HTTP server of your own, the same tools answer Streamable HTTP:
-// `MCPServer(...).handle(MCPServer.HTTPRequest(method:headers:body:))` for each request to its path.
+// A call that is not read-only is confirmed by the user before it is sent, when the client can
+// ask (MCP 2026-07-28); a client that cannot is trusted to ask its user, as MCP clients do, unless
+// SHELTER_MCP_CONFIRM=strict, which refuses such calls.
+// In an HTTP server of your own, the same tools answer Streamable HTTP, with authorization:
+// `MCPServer(..., authorization: MCPServer.Authorization(...)).handle(MCPServer.HTTPRequest(...))`
+// for each request to its path; without authorization it sends no write.
 
 nonisolated func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -20,6 +24,7 @@ nonisolated func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
+let environment = ProcessInfo.processInfo.environment
 var given: URL?
 if let flag = arguments.firstIndex(of: "--origin") {
     guard flag + 1 < arguments.count, let url = URL(string: arguments[flag + 1]), url.scheme == "http" || url.scheme == "https" else {
@@ -31,4 +36,5 @@ guard let origin = given else { fail("usage: shelter-mcp --origin URL: the API's
 
 let server = APIServer.shelter(origin: origin)
 let tools = EndpointTools(ShelterAPI.endpoints, on: server)
-try await MCPServer(name: "shelter-mcp", version: "1.0.0", tools: tools).run()
+let confirmation = MCPServer.Confirmation(whenClientCannotAsk: environment["SHELTER_MCP_CONFIRM"] == "strict" ? .refuse : .send)
+try await MCPServer(name: "shelter-mcp", version: "1.0.0", tools: tools, confirmation: confirmation).run()

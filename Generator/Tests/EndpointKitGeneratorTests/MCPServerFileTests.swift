@@ -24,7 +24,8 @@ import Testing
         #expect(main.contains(#"guard let token = environment["ZOO_MCP_TOKEN"], !token.isEmpty else { fail("set ZOO_MCP_TOKEN: zoo-mcp reads its credentials from the environment") }"#))
         #expect(main.contains("let server: APIServer = if let origin = given { .zoo(origin: origin, token: token) } else { .zoo(token: token) }"))
         #expect(main.contains("let tools = EndpointTools(ZooAPI.endpoints, on: server)"))
-        #expect(main.contains(#"try await MCPServer(name: "zoo-mcp", version: "2.1", tools: tools, instructions: "Animals of the zoo.").run()"#))
+        #expect(main.contains(#"let confirmation = MCPServer.Confirmation(whenClientCannotAsk: environment["ZOO_MCP_CONFIRM"] == "strict" ? .refuse : .send)"#))
+        #expect(main.contains(#"try await MCPServer(name: "zoo-mcp", version: "2.1", tools: tools, instructions: "Animals of the zoo.", confirmation: confirmation).run()"#))
         #expect(!main.contains("--origin URL:"))  // not required: the document names the server
     }
 

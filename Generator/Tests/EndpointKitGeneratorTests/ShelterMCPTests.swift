@@ -65,8 +65,24 @@ import Testing
         #expect(refused["isError"] as? Bool == true)
         #expect((refused["text"] as? String)?.contains("bird") == true, "\(refused)")
 
-        // The write reached the server: read back through the generated API, then removed.
+        // Protocol version 2026-07-28: the generated server asks the user before a write.
+        let confirmed = try #require(seen["confirmed"] as? [String: Any], "\(seen)")
+        #expect(confirmed["isError"] as? Bool == false, "\(confirmed)")
+        let kiki = try #require((confirmed["structured"] as? [String: Any])?["id"] as? String)
+        let declined = try #require(seen["declined"] as? [String: Any])
+        #expect(declined["isError"] as? Bool == true)
+        #expect((declined["text"] as? String)?.contains("The user declined POST /animals; nothing was sent.") == true, "\(declined)")
+        #expect((seen["asked"] as? [String])?.count == 2)
+        let strict = try #require(seen["strict"] as? [String: Any])
+        #expect(strict["isError"] as? Bool == true)
+        #expect((strict["text"] as? String)?.contains("needs the user's confirmation, and this client cannot ask for it") == true, "\(strict)")
+
+        // The writes reached the server: read back through the generated API, then removed.
         let api = APIServer.shelter(origin: shelter.origin)
+        var all: [String] = []
+        for try await animal in ListAnimals(limit: 20).items(on: api) { all.append(animal.name) }
+        #expect(all.contains("Kiki") && !all.contains("Never") && !all.contains("Strict"), "\(all)")
+        if let kiki = UUID(uuidString: kiki) { _ = try await DeleteAnimal(animalId: kiki).call(on: api) }
         let animal = try await GetAnimal(animalId: id).call(on: api)
         #expect(animal.name == "Mochi")
         #expect(animal.tags == ["mcp"])

@@ -17,6 +17,7 @@ enum MCPServerFile {
             let label = String(parameter.prefix { $0 != ":" })
             return (label: label, variable: prefix + "_" + screaming(label))
         }
+        let confirmVariable = prefix + "_CONFIRM"
         var writer = SwiftWriter()
         writer.line("import EndpointKit")
         writer.line("import EndpointKitMCP")
@@ -32,8 +33,12 @@ enum MCPServerFile {
             writer.line("// Credentials come from the environment, never the command line: \(secrets.map(\.variable).joined(separator: ", ")).")
         }
         writer.line("// Standard output carries protocol messages only; errors go to standard error.")
-        writer.line("// In an HTTP server of your own, the same tools answer Streamable HTTP:")
-        writer.line("// `MCPServer(...).handle(MCPServer.HTTPRequest(method:headers:body:))` for each request to its path.")
+        writer.line("// A call that is not read-only is confirmed by the user before it is sent, when the client can")
+        writer.line("// ask (MCP 2026-07-28); a client that cannot is trusted to ask its user, as MCP clients do, unless")
+        writer.line("// \(confirmVariable)=strict, which refuses such calls.")
+        writer.line("// In an HTTP server of your own, the same tools answer Streamable HTTP, with authorization:")
+        writer.line("// `MCPServer(..., authorization: MCPServer.Authorization(...)).handle(MCPServer.HTTPRequest(...))`")
+        writer.line("// for each request to its path; without authorization it sends no write.")
         writer.blank()
         writer.line("nonisolated func fail(_ message: String) -> Never {")
         writer.line("    FileHandle.standardError.write(Data((message + \"\\n\").utf8))")
@@ -41,7 +46,7 @@ enum MCPServerFile {
         writer.line("}")
         writer.blank()
         writer.line("let arguments = CommandLine.arguments")
-        if !secrets.isEmpty { writer.line("let environment = ProcessInfo.processInfo.environment") }
+        writer.line("let environment = ProcessInfo.processInfo.environment")
         writer.line("var given: URL?")
         writer.line("if let flag = arguments.firstIndex(of: \"--origin\") {")
         writer.line("    guard flag + 1 < arguments.count, let url = URL(string: arguments[flag + 1]), url.scheme == \"http\" || url.scheme == \"https\" else {")
@@ -66,6 +71,8 @@ enum MCPServerFile {
         writer.line("let tools = EndpointTools(\(namespace).endpoints, on: server)")
         var serverArguments = ["name: \(SwiftWriter.literal(name))", "version: \(SwiftWriter.literal(version))", "tools: tools"]
         if let description, !description.isEmpty { serverArguments.append("instructions: \(SwiftWriter.literal(description))") }
+        writer.line("let confirmation = MCPServer.Confirmation(whenClientCannotAsk: environment[\(SwiftWriter.literal(confirmVariable))] == \"strict\" ? .refuse : .send)")
+        serverArguments.append("confirmation: confirmation")
         writer.line("try await MCPServer(\(serverArguments.joined(separator: ", "))).run()")
         return writer.text
     }

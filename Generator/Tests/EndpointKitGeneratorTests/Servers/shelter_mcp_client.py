@@ -7,8 +7,11 @@ object on standard output for ShelterMCPTests to check.
 import json
 import sys
 
+import os
+
 import anyio
-from mcp import ClientSession, StdioServerParameters
+import mcp.types as types
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 
@@ -38,6 +41,26 @@ async def main(server, origin):
             # A bad argument: an error result naming what to fix, from the generated types.
             refused = await session.call_tool("create_animal", {"name": "Nope", "details": {"species": "bird"}})
             seen["refused"] = {"isError": refused.is_error, "text": refused.content[0].text}
+    # Protocol version 2026-07-28: the write is confirmed by the user (the SDK's elicitation
+    # callback), and not sent when the user declines.
+    def answering(action):
+        async def callback(context, request):
+            seen.setdefault("asked", []).append(request.message)
+            return types.ElicitResult(action="accept", content={"confirm": True}) if action == "accept" else types.ElicitResult(action=action)
+        return callback
+    async with Client(parameters, mode="2026-07-28", elicitation_callback=answering("accept")) as client:
+        created = await client.call_tool("create_animal", {"name": "Kiki", "details": {"species": "cat", "indoor": False}})
+        seen["confirmed"] = {"isError": created.is_error, "structured": created.structured_content}
+    async with Client(parameters, mode="2026-07-28", elicitation_callback=answering("decline")) as client:
+        declined = await client.call_tool("create_animal", {"name": "Never", "details": {"species": "cat", "indoor": False}})
+        seen["declined"] = {"isError": declined.is_error, "text": declined.content[0].text}
+    # SHELTER_MCP_CONFIRM=strict: a client that cannot ask its user is refused a write.
+    strict = StdioServerParameters(command=server, args=["--origin", origin], env={**os.environ, "SHELTER_MCP_CONFIRM": "strict"})
+    async with stdio_client(strict) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            refused = await session.call_tool("create_animal", {"name": "Strict", "details": {"species": "cat", "indoor": True}})
+            seen["strict"] = {"isError": refused.is_error, "text": refused.content[0].text}
     print(json.dumps(seen))
 
 
