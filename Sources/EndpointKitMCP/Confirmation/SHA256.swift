@@ -3,21 +3,30 @@
 /// Not for bulk data: it hashes a few hundred bytes per confirmed call.
 struct SHA256 {
     private var state: [UInt32] = [
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+        0x6a09_e667 as UInt32, 0xbb67_ae85 as UInt32, 0x3c6e_f372 as UInt32, 0xa54f_f53a as UInt32,
+        0x510e_527f as UInt32, 0x9b05_688c as UInt32, 0x1f83_d9ab as UInt32, 0x5be0_cd19 as UInt32,
     ]
     private var pending: [UInt8] = []
     // 32-bit: a message's length in bits, counted in UInt64 on every platform.
     private var length: UInt64 = 0
 
     private static let constants: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
+        0x428a_2f98 as UInt32, 0x7137_4491 as UInt32, 0xb5c0_fbcf as UInt32, 0xe9b5_dba5 as UInt32,
+        0x3956_c25b as UInt32, 0x59f1_11f1 as UInt32, 0x923f_82a4 as UInt32, 0xab1c_5ed5 as UInt32,
+        0xd807_aa98 as UInt32, 0x1283_5b01 as UInt32, 0x2431_85be as UInt32, 0x550c_7dc3 as UInt32,
+        0x72be_5d74 as UInt32, 0x80de_b1fe as UInt32, 0x9bdc_06a7 as UInt32, 0xc19b_f174 as UInt32,
+        0xe49b_69c1 as UInt32, 0xefbe_4786 as UInt32, 0x0fc1_9dc6 as UInt32, 0x240c_a1cc as UInt32,
+        0x2de9_2c6f as UInt32, 0x4a74_84aa as UInt32, 0x5cb0_a9dc as UInt32, 0x76f9_88da as UInt32,
+        0x983e_5152 as UInt32, 0xa831_c66d as UInt32, 0xb003_27c8 as UInt32, 0xbf59_7fc7 as UInt32,
+        0xc6e0_0bf3 as UInt32, 0xd5a7_9147 as UInt32, 0x06ca_6351 as UInt32, 0x1429_2967 as UInt32,
+        0x27b7_0a85 as UInt32, 0x2e1b_2138 as UInt32, 0x4d2c_6dfc as UInt32, 0x5338_0d13 as UInt32,
+        0x650a_7354 as UInt32, 0x766a_0abb as UInt32, 0x81c2_c92e as UInt32, 0x9272_2c85 as UInt32,
+        0xa2bf_e8a1 as UInt32, 0xa81a_664b as UInt32, 0xc24b_8b70 as UInt32, 0xc76c_51a3 as UInt32,
+        0xd192_e819 as UInt32, 0xd699_0624 as UInt32, 0xf40e_3585 as UInt32, 0x106a_a070 as UInt32,
+        0x19a4_c116 as UInt32, 0x1e37_6c08 as UInt32, 0x2748_774c as UInt32, 0x34b0_bcb5 as UInt32,
+        0x391c_0cb3 as UInt32, 0x4ed8_aa4a as UInt32, 0x5b9c_ca4f as UInt32, 0x682e_6ff3 as UInt32,
+        0x748f_82ee as UInt32, 0x78a5_636f as UInt32, 0x84c8_7814 as UInt32, 0x8cc7_0208 as UInt32,
+        0x90be_fffa as UInt32, 0xa450_6ceb as UInt32, 0xbef9_a3f7 as UInt32, 0xc671_78f2 as UInt32,
     ]
 
     /// The digest of `bytes`, 32 bytes.

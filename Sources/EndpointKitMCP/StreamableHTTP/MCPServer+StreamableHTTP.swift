@@ -32,19 +32,29 @@ extension MCPServer {
     ///    not browsers send no `Origin`.
     /// 2. The method must be `POST`, else **405 Method Not Allowed** with `Allow: POST`: this
     ///    server opens no event stream of its own (`GET`) and keeps no sessions (`DELETE`).
-    /// 3. `MCP-Protocol-Version`, when present, must be one of ``supportedVersions``, else
-    ///    **400 Bad Request**. Without it the client is taken to speak 2025-03-26, as MCP says.
-    /// 4. `Accept`, when present, must admit `application/json` (`application/json`,
+    /// 3. With ``Authorization``, `Authorization: Bearer <token>` whose principal the app's
+    ///    `verify` gives, else **401 Unauthorized** with a `WWW-Authenticate: Bearer` challenge
+    ///    naming the metadata document (`error="invalid_token"` for a refused token).
+    /// 4. `MCP-Protocol-Version`, when present, must be one of ``supportedVersions``, else
+    ///    **400 Bad Request** with `UnsupportedProtocolVersionError` (`-32022`). Without it the client
+    ///    is taken to speak 2025-03-26, as MCP says.
+    /// 5. `Accept`, when present, must admit `application/json` (`application/json`,
     ///    `application/*` or `*/*`, with a nonzero `q`), else **406 Not Acceptable**.
-    /// 5. `Content-Type` must be `application/json` (parameters such as `charset` allowed), else
+    /// 6. `Content-Type` must be `application/json` (parameters such as `charset` allowed), else
     ///    **415 Unsupported Media Type**.
-    /// 6. The body is answered: **200 OK** with the `application/json` reply, **202 Accepted** with
+    /// 7. A 2026-07-28 request: `MCP-Protocol-Version`, `Mcp-Method` and, for `tools/call`,
+    ///    `Mcp-Name` (plain or `=?base64?…?=`) must match its body, else **400** with `HeaderMismatch`
+    ///    (`-32020`); a header of 2026-07-28 on a body without its `_meta` is **400** with `-32602`.
+    /// 8. A call of a tool whose scope (``Authorization/requiredScopes``) the principal lacks:
+    ///    **403 Forbidden** with `error="insufficient_scope"` and the scope.
+    /// 9. The body is answered: **200 OK** with the `application/json` reply, **202 Accepted** with
     ///    no body when there is none (notifications, replies, a cancelled call), **400 Bad Request**
-    ///    with the JSON-RPC error when the body is not a JSON-RPC message at all.
+    ///    with the JSON-RPC error when the body is not a JSON-RPC message at all or a 2026-07-28
+    ///    request is malformed, **404** for a method 2026-07-28 does not have.
     ///
-    /// Each refusal carries a JSON-RPC error (`id: null`, code `-32600`) whose message names the
-    /// header and what was expected. Sessions (`Mcp-Session-Id`) are not used: each request stands
-    /// alone, so the server sends no session id and ignores one a client sends.
+    /// Each refusal of rules 1, 2, 3, 5 and 6 carries a JSON-RPC error (`id: null`, code `-32600`) whose
+    /// message names the header and what was expected. Sessions (`Mcp-Session-Id`) are not used:
+    /// each request stands alone, so the server sends no session id and ignores one a client sends.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let origins = request.values(of: "Origin")
         if origins.count > 1 || origins.first.map({ !MCPServer.origin($0, matchesAnyOf: allowedOrigins) }) == true {

@@ -11,8 +11,12 @@ import FoundationNetworking
 #endif
 import Testing
 
-func rEADMEBlock12Part1(api: APIServer) async throws {
+func rEADMEBlock12Part1(api: APIServer, verify: @escaping @Sendable (String) async -> MCPServer.Principal?, request: MCPServer.HTTPRequest) async throws {
 let tools = EndpointTools([ListCheers.self], on: api)
-try await MCPServer(name: "reiterate", version: "1.0", tools: tools).run()
-_ = tools
+let mcp = MCPServer(name: "reiterate", version: "1.0", tools: tools,
+                    authorization: .init(resource: URL(string: "https://mcp.reiterate.app/mcp")!,
+                                         authorizationServers: [URL(string: "https://auth.reiterate.app")!], verify: verify),
+                    confirmation: .init(lifetime: 120))
+let response = await mcp.handle(request)   // each request to /mcp; or try await mcp.run() for stdio
+_ = (tools, mcp, response)
 }
