@@ -131,7 +131,7 @@ extension APIProtocol {
     }
 }
 
-/// APIServer URLs defined in the OpenAPI document.
+/// Server URLs defined in the OpenAPI document.
 internal enum Servers {
     internal enum Server1 {
         internal static func url() throws -> Foundation.URL {
