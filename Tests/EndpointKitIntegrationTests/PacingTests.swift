@@ -111,7 +111,7 @@ import Testing
         #expect(try await seen(key) == ["/echo/\(key)/0"])
     }
 
-    // MARK: - APIServer rate limits
+    // MARK: - Server rate limits
 
     struct Limited: Endpoint {
         var endpoint: Restful { Restful(.get, "rate-limit/\(key)") }
