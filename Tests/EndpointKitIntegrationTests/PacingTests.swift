@@ -180,6 +180,25 @@ import Testing
         #expect(try await seen("/gate/\(key)").count == 1)
     }
 
+    /// The shared request runs for every caller waiting for it: the caller that started it leaving
+    /// neither cuts it off nor has it sent again (issue 53: the server saw two requests, the
+    /// first cut, and the waiters paid the latency twice).
+    @Test func `when the caller that started a shared GET leaves, the server still sees one request`() async throws {
+        let key = UUID().uuidString
+        let coalescing = RequestCoalescing()
+        let api = server([coalescing])
+        let first = Task { [api] in try await Gate(key: key).call(on: api) }
+        try await waitUntil("the first call's request is at the server") { try await seen("/gate/\(key)").count == 1 }
+        let others = (0..<19).map { _ in Task { [api] in try await Gate(key: key).call(on: api) } }
+        try await waitUntil("20 calls share the request") { coalescing.waiting == 20 }
+        first.cancel()
+        await #expect(throws: CancellationError.self) { try await first.value }
+        _ = try await OpenGate(key: key).call(on: observer)
+        for call in others { #expect(try await call.value == .init(key: key, opened: true)) }
+        #expect(try await seen("/gate/\(key)").count == 1)
+        #expect(coalescing.waiting == 0)
+    }
+
     /// README's setup, against the real server: coalescing after authorization and before the
     /// Throttle. With coalescing at the end of the chain (before it was a middleware) the same
     /// setup sent 13 requests for 50 calls.

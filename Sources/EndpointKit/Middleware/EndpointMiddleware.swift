@@ -41,6 +41,11 @@ public protocol EndpointMiddleware: Sendable {
     /// stays a cancellation, and any other error becomes an ``EndpointError`` of kind
     /// ``EndpointError/Kind/transportFailed``.
     ///
+    /// `next` may be called from a task of the middleware's own, after this call has returned:
+    /// ``RequestCoalescing`` sends a shared request that way, so that it outlives a caller that
+    /// leaves. A conformance may declare the parameter without `@escaping` when it calls `next`
+    /// within the call, as most do.
+    ///
     /// ```swift
     /// let (answer, response) = try await next(request, body)
     /// ```
@@ -48,7 +53,7 @@ public protocol EndpointMiddleware: Sendable {
         _ request: URLRequest,
         body: MessageBody?,
         context: MiddlewareContext,
-        next: Next
+        next: @escaping Next
     ) async throws -> (MessageBody, HTTPURLResponse)
 }
 

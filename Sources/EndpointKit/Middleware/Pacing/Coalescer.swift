@@ -3,12 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The calls in flight of a ``RequestCoalescing`` middleware, by key: the first call sends its
-/// request, and every identical call that arrives while it is in flight waits for its answer.
+/// The calls in flight of a ``RequestCoalescing`` middleware, by key: the first call starts its
+/// request, and every identical call that arrives while it is in flight waits for the same answer.
 ///
-/// The first call sends from its own task (a middleware's `next` cannot outlive the call), so
-/// cancelling it cancels its request. If others still wait, the call is handed on: the earliest of
-/// them sends it again and the rest wait for that one. A waiting caller that is cancelled leaves.
+/// The request runs on behalf of everyone waiting for it, in a task of its own (started from the
+/// first call's task, whose task-local values it keeps), as a single-flight group does: a caller
+/// that is cancelled leaves, and the request goes on for the others; it is cancelled only when the
+/// last caller leaves, and an identical call after that starts afresh.
 final class Coalescer: Sendable {
     typealias Answer = (MessageBody, HTTPURLResponse)
 
@@ -16,7 +17,7 @@ final class Coalescer: Sendable {
 
     init() {}
 
-    /// How many calls share requests in flight now, senders included (for tests).
+    /// How many calls share requests in flight now (for tests).
     var waiting: Int { flights.withLock { $0.values.reduce(0) { $0 + $1.members } } }
 
     /// What makes two requests the same: endpoint, method, URL and every header, sorted.
@@ -28,114 +29,101 @@ final class Coalescer: Sendable {
 
     /// The answer to the request in flight under `key`, or to `send()`, shared with every caller
     /// that joins while it is in flight.
-    func answer(for key: String, send: () async throws -> Answer) async throws -> Answer {
-        let (flight, member) = flights.withLock { flights -> (Flight, UInt64?) in
-            if let flight = flights[key] { return (flight, flight.join()) }
+    func answer(for key: String, send: @escaping @Sendable () async throws -> Answer) async throws -> Answer {
+        let (flight, member) = flights.withLock { flights -> (Flight, UInt64) in
+            if let flight = flights[key], let member = flight.join() { return (flight, member) }
             let flight = Flight()
             flights[key] = flight
-            return (flight, nil)
+            return (flight, flight.join()!)  // a new flight takes its first member
         }
-        if let member, let answer = try await flight.wait(member) {
-            return answer
+        if member == 1 {
+            // Started outside the lock; `Task` keeps this caller's task-local values for the chain.
+            flight.start(Task { [flights] in
+                let result: Result<Answer, any Error>
+                do { result = .success(try await send()) } catch { result = .failure(error) }
+                flights.withLock { if $0[key] === flight { $0[key] = nil } }
+                flight.finish(result)
+            })
         }
-        // This caller sends: it came first, or the one that did was cancelled and handed it on.
-        let result: Result<Answer, any Error>
-        do { result = .success(try await send()) } catch { result = .failure(error) }
-        if Task.isCancelled, case .failure = result, flight.handOn() {
-            return try result.get()  // a cancelled sender: one of the callers still waiting sends instead
+        return try await flight.wait(member) {
+            // The last caller left before the answer: nobody wants it, and the next call starts afresh.
+            self.flights.withLock { if $0[key] === flight { $0[key] = nil } }
         }
-        flights.withLock { if $0[key] === flight { $0[key] = nil } }
-        flight.finish(result)
-        return try result.get()
     }
 }
 
 extension Coalescer {
-    /// One request in flight, its sender and the callers waiting for it.
+    /// One request in flight and the callers waiting for it.
     final class Flight: Sendable {
         private struct State {
             var outcome: Result<Answer, any Error>?
-            /// Waiting members; one is woken with `nil` to send when the sender hands on.
-            var waiters: [UInt64: CheckedContinuation<Answer?, any Error>] = [:]
-            /// Members cancelled before they started waiting.
+            var waiters: [UInt64: CheckedContinuation<Answer, any Error>] = [:]
             var left: Set<UInt64> = []
-            /// The sender handed on while no member was waiting yet: the next to wait sends.
-            var senderWanted = false
-            /// The member sending since the sender handed on (`nil`: the first caller).
-            var sender: UInt64?
-            var members = 1  // the sender
+            var members = 0
             var lastMember: UInt64 = 0
+            var abandoned = false
+            var task: Task<Void, Never>?
         }
 
         private let state = Locked(State())
 
         var members: Int { state.withLock { $0.members } }
 
-        func join() -> UInt64 {
+        /// A new member's number, or `nil` when the flight is over or abandoned (a caller then
+        /// starts another).
+        func join() -> UInt64? {
             state.withLock { state in
+                guard state.outcome == nil, !state.abandoned else { return nil }
                 state.members += 1
                 state.lastMember += 1
                 return state.lastMember
             }
         }
 
-        /// Passes the sending on to a member still waiting (the earliest); `false` when none is left.
-        func handOn() -> Bool {
-            let (handed, successor) = state.withLock { state -> (Bool, CheckedContinuation<Answer?, any Error>?) in
-                guard state.members > 1 else { return (false, nil) }
-                state.members -= 1  // the sender leaves
-                if let first = state.waiters.keys.min() {
-                    state.sender = first
-                    return (true, state.waiters.removeValue(forKey: first))
-                }
-                state.senderWanted = true
-                return (true, nil)
+        /// The task that sends the request; cancelled at once when every caller has left already.
+        func start(_ task: Task<Void, Never>) {
+            let abandoned = state.withLock { state -> Bool in
+                state.task = task
+                return state.abandoned
             }
-            successor?.resume(returning: nil)
-            return handed
+            if abandoned { task.cancel() }
         }
 
-        /// Ends the flight with `result` for every member.
         func finish(_ result: Result<Answer, any Error>) {
-            let waiters = state.withLock { state -> [CheckedContinuation<Answer?, any Error>] in
+            let waiters = state.withLock { state -> [CheckedContinuation<Answer, any Error>] in
                 state.outcome = result
                 state.members = 0
                 defer { state.waiters = [:] }
                 return Array(state.waiters.values)
             }
-            for waiter in waiters { waiter.resume(with: result.map { Optional($0) }) }
+            for waiter in waiters { waiter.resume(with: result) }
         }
 
-        /// The shared answer for `member`, or `nil` when the sending is handed on to it;
-        /// `CancellationError` when the member is cancelled first.
-        func wait(_ member: UInt64) async throws -> Answer? {
+        /// The answer, for `member`; `CancellationError` when its task is cancelled first. The last
+        /// member to leave cancels the request and calls `abandon`.
+        func wait(_ member: UInt64, abandon: @escaping @Sendable () -> Void) async throws -> Answer {
             try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer?, any Error>) in
-                    let ready = state.withLock { state -> Result<Answer?, any Error>? in
-                        if let outcome = state.outcome { return outcome.map { Optional($0) } }
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
+                    let ready = state.withLock { state -> Result<Answer, any Error>? in
+                        if let outcome = state.outcome { return outcome }
                         if state.left.remove(member) != nil { return .failure(CancellationError()) }
-                        if state.senderWanted {
-                            state.senderWanted = false
-                            state.sender = member
-                            return .success(nil)
-                        }
                         state.waiters[member] = continuation
                         return nil
                     }
                     if let ready { continuation.resume(with: ready) }
                 }
             } onCancel: {
-                let waiter = state.withLock { state -> CheckedContinuation<Answer?, any Error>? in
-                    // The outcome is there: take it. Or this member sends now: it leaves through handOn.
-                    guard state.outcome == nil, state.sender != member else { return nil }
-                    guard let waiter = state.waiters.removeValue(forKey: member) else {
-                        state.left.insert(member)  // not waiting yet (or already sending): it will see this
-                        state.members -= 1
-                        return nil
-                    }
+                let (waiter, cancel) = state.withLock { state -> (CheckedContinuation<Answer, any Error>?, Task<Void, Never>?) in
+                    guard state.outcome == nil else { return (nil, nil) }  // the answer is there: take it
+                    let waiter = state.waiters.removeValue(forKey: member)
+                    if waiter == nil { state.left.insert(member) }  // not waiting yet: it will see this
                     state.members -= 1
-                    return waiter
+                    guard state.members == 0 else { return (waiter, nil) }
+                    state.abandoned = true
+                    return (waiter, state.task)
                 }
+                if cancel != nil || state.withLock({ $0.abandoned && $0.members == 0 }) { abandon() }
+                cancel?.cancel()
                 waiter?.resume(throwing: CancellationError())
             }
         }

@@ -23,10 +23,11 @@ import FoundationNetworking
 ///
 /// Other methods, calls with a body and streamed answers are never coalesced; an endpoint opts out
 /// (or, with `RequestCoalescing(byDefault: false)`, in) with ``Endpoint/coalescesIdenticalRequests``.
-/// The first caller sends the request, with its own observers (progress, attempts). Cancelling
-/// a waiting caller leaves the others waiting; cancelling the first caller cancels its request,
-/// and if others still wait, one of them sends the call again for the rest. Copies of the
-/// middleware, and of a server holding it, share the calls in flight.
+/// The request goes out once, in a task of its own, with the first caller's context and observers
+/// (progress, attempts), on behalf of every caller waiting for it: a caller that is cancelled
+/// leaves, the first one included, and the others still get the answer; the request is cancelled
+/// only when the last caller leaves. Copies of the middleware, and of a server holding it, share
+/// the calls in flight.
 public struct RequestCoalescing: EndpointMiddleware {
     /// Whether the GETs of an endpoint that does not say (its `coalescesIdenticalRequests` is
     /// `nil`) are coalesced.
@@ -55,7 +56,7 @@ public struct RequestCoalescing: EndpointMiddleware {
     /// Joins the request in flight that is identical to `request`, or sends it for everyone who
     /// joins while it is.
     public func intercept(
-        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: @escaping Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         guard context.method == .get || context.method == .head, !context.streamsResponse, body == nil,
               context.coalescesIdenticalRequests ?? byDefault,
