@@ -175,6 +175,9 @@ extension AsyncHTTPClientTransport {
             }
         }
 
+        /// The size of the parts a body is written in: 64 KiB.
+        static let part = 1 << 16
+
         var size: Int64? {
             switch self {
             case .none: nil
@@ -187,8 +190,23 @@ extension AsyncHTTPClientTransport {
             switch self {
             case .none:
                 return nil
-            case .bytes(let data):
+            case .bytes(let data) where data.count <= Self.part:
                 return .bytes(data)
+            case .bytes(let data):
+                // In parts, each written when the connection takes it: upload progress moves as
+                // bytes leave, rather than at 0 and then at the end.
+                return .stream(contentLength: Int64(data.count)) { writer in
+                    let promise = group.any().makePromise(of: Void.self)
+                    promise.completeWithTask {
+                        var start = data.startIndex
+                        while start < data.endIndex {
+                            let end = data.index(start, offsetBy: Self.part, limitedBy: data.endIndex) ?? data.endIndex
+                            try await writer.write(.byteBuffer(ByteBuffer(bytes: data[start..<end]))).get()
+                            start = end
+                        }
+                    }
+                    return promise.futureResult
+                }
             case .file(let url, let size):
                 // Read in chunks, each written before the next is read: the connection's pace.
                 return .stream(contentLength: size) { writer in
@@ -196,7 +214,7 @@ extension AsyncHTTPClientTransport {
                     promise.completeWithTask {
                         let handle = try FileHandle(forReadingFrom: url)
                         defer { try? handle.close() }
-                        while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty {
+                        while let chunk = try handle.read(upToCount: Self.part), !chunk.isEmpty {
                             try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
                         }
                     }

@@ -207,6 +207,33 @@ struct Echo: Decodable, Sendable {
         #expect(reports.last?.completed == Int64(reply.size))
     }
 
+    /// A large body held in memory is written in parts, so progress moves as bytes leave: over
+    /// AsyncHTTPClient it came as one report of the whole size at the end (a 50 MB upload showed
+    /// 0, then 50,000,000). The transport's own reports, before EndpointKit's 50 ms throttle.
+    @Test func `an in-memory upload reports progress as its parts leave`() async throws {
+        struct Upload: Endpoint {
+            let endpoint = Restful(.put, "stream/upload-size", body: .raw(contentType: "application/octet-stream"))
+            let bytes: Data
+            struct ReturnPayloadType: Decodable, Sendable { let size: Int }
+        }
+        let reports = Reports()
+        let size = 5_000_000
+        let origin = loopback.origin
+        var request = URLRequest(url: origin.appendingPathComponent("stream/upload-size"))
+        request.httpMethod = "PUT"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        let context = TransportContext(endpoint: Upload(bytes: Data()), timeout: 60, maximumResponseSize: 1 << 20,
+                                       uploadProgress: { reports.add($0) })
+        let (body, response) = try await TransportKind.asyncHTTPClientTransport.send(request, body: .data(Data(repeating: 3, count: size)), context: context)
+        #expect(response.statusCode == 200)
+        #expect(try await body.collect(upTo: 1 << 20) == Data(#"{"size": 5000000}"#.utf8))
+        let completed = reports.values.map(\.completed)
+        #expect(completed.last == Int64(size))
+        #expect(completed == completed.sorted())
+        #expect(completed.count >= size / (1 << 16), "\(completed.count) reports")
+        #expect(reports.values.allSatisfy { $0.expected == Int64(size) })
+    }
+
     @Test(arguments: TransportKind.allCases)
     func `a gzip body is decoded and counted after decoding; a cut body fails as a lost connection`(kind: TransportKind) async throws {
         var server = server(kind)
@@ -275,5 +302,11 @@ final class Reports: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return all.last
+    }
+
+    var values: [TransferProgress] {
+        lock.lock()
+        defer { lock.unlock() }
+        return all
     }
 }
