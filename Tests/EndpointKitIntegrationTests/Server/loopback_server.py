@@ -47,6 +47,7 @@ Routes (any method):
   /trickle?every=&count=         Content-Length count, then one byte every `every` seconds
   /cut?sent=&declared=           declares Content-Length `declared`, sends `sent` bytes, closes
   /redirect/STATUS/PATH          that redirect status with Location: /PATH (same origin)
+  /redirect-early/STATUS/PATH    the same, answered before the body is read, then the connection closed
   /redirect-away/STATUS/PATH     that redirect status with Location: http://127.0.0.1:OTHER/PATH
   /slow?seconds=&key=&until=     waits, then 200 JSON {"slept": seconds}; counts the calls for key;
                                  with until=N, stops waiting once N calls for key waited at once
@@ -120,6 +121,12 @@ class Handler(BaseHTTPRequestHandler):
         route = split.path
         if route == "/multipart":
             return self.multipart()
+        if route.startswith("/redirect-early/"):
+            # As nginx's `return 307` does: the answer goes before the body is read, and the
+            # connection closes with the body unread.
+            _, _, status, target = route.split("/", 3)
+            self.close_connection = True
+            return self.reply(int(status), "text/plain", b"moved", {"Location": "/" + target, "Connection": "close"})
         body = self.read_body()
         try:
             self.route(route, query, body, split)
