@@ -209,6 +209,7 @@ public enum EndpointGenerator {
         var mapper = OperationMapper(schemas: schemas, keyStyle: keyStyle, root: root, serverAuthorizes: security.middleware != nil,
                                      serverErrorType: errorType, structProperties: structProperties)
         for declaration in componentDeclarations { mapper.nestedTypeNames[declaration.name] = Set(declaration.nested.map(\.name)) }
+        mapper.listAliases = listAliases(in: componentDeclarations)
 
         let info = root["info"]
         let title = info?["title"]?.string ?? "API"
@@ -319,6 +320,25 @@ public enum EndpointGenerator {
     // MARK: - Parts
 
     /// Every JSON property name and query or form parameter name, for the key style.
+    /// The components that name a list (`Vec: {type: array, …}`, or an alias of one): a payload of
+    /// that type is a list, for pagination as for everything else.
+    static func listAliases(in declarations: [Declaration]) -> Set<String> {
+        var aliases: [String: String] = [:]
+        for declaration in declarations {
+            if case .alias(let aliased) = declaration.kind { aliases[declaration.name] = aliased }
+        }
+        var lists: Set<String> = []
+        for name in aliases.keys {
+            var seen: Set<String> = []
+            var current = name
+            while let aliased = aliases[current], seen.insert(current).inserted {
+                if aliased.hasPrefix("["), !aliased.contains(":") { lists.insert(name); break }
+                current = aliased
+            }
+        }
+        return lists
+    }
+
     static func wireKeys(in node: Node) -> [String] {
         var keys: [String] = []
         func walk(_ node: Node) {

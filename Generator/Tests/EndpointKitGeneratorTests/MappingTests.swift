@@ -31,6 +31,33 @@ import Testing
         #expect(text.contains("var nextCursor: String?") || text.contains("var nextCursor: NextCursor?"), "\(text)")
     }
 
+    /// Chroma 1.5.9's list of collections: `limit` and `offset` (int32) and a payload that is a
+    /// component naming a list (`Vec`). Offset pagination applies through the alias.
+    @Test func offsetPaginationLooksThroughAComponentThatNamesAList() throws {
+        let files = try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /collections:
+                get:
+                  operationId: listCollections
+                  parameters:
+                    - { name: limit, in: query, schema: { type: integer, format: int32, minimum: 0 } }
+                    - { name: offset, in: query, schema: { type: integer, format: int32, minimum: 0 } }
+                  responses:
+                    "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Vec" } } } }
+            components:
+              schemas:
+                Vec: { type: array, items: { $ref: "#/components/schemas/Collection" } }
+                Vecs: { $ref: "#/components/schemas/Vec" }
+                Collection: { type: object, required: [id], properties: { id: { type: string } } }
+            """)
+        let endpoints = try #require(files["Endpoints.swift"])
+        #expect(endpoints.contains("nonisolated struct ListCollections: Endpoint, Decodable, PaginatedEndpoint {"), "\(endpoints)")
+        #expect(endpoints.contains(#"    static var pagination: Pagination<Self> { .offset(\.offset) }"#))
+        #expect(endpoints.contains("    var offset: Int?"))
+    }
+
     @Test func threeZeroNullableIsAnOptionalToo() throws {
         let text = try MappingTests.schemas("{ A: { type: object, required: [a], properties: { a: { type: integer, nullable: true } } } }", openapi: "3.0.3")
         #expect(text.contains("var a: Int?"))

@@ -33,6 +33,8 @@ struct OperationMapper {
     /// The names of the types nested in each component, for the pagination's items: an item type
     /// nested in the page is named through it (`[AnimalPage.DataItem]`).
     var nestedTypeNames: [String: Set<String>] = [:]
+    /// The component aliases that name a list, looked through for pagination.
+    var listAliases: Set<String> = []
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
@@ -356,7 +358,7 @@ struct OperationMapper {
                 return Result(alias: "typealias ReturnPayloadType = JSONValue", status: status, structName: nil, isList: false, hasLinkHeader: hasLink)
             }
             let mapped = try schemas.map(schema, at: at + "/schema", named: "ReturnPayloadType", nested: &nested)
-            let isList = mapped.type.hasPrefix("[") && !mapped.type.contains(":")
+            let isList = mapped.type.hasPrefix("[") && !mapped.type.contains(":") || listAliases.contains(mapped.type)
             if mapped.type == "ReturnPayloadType" {
                 return Result(alias: "", status: status, structName: "ReturnPayloadType", isList: false, hasLinkHeader: hasLink)
             }
