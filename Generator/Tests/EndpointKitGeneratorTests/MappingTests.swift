@@ -58,6 +58,36 @@ import Testing
         #expect(endpoints.contains("    var offset: Int?"))
     }
 
+    /// OpenAI's `file_search`: an object whose `oneOf` alternatives only require different keys
+    /// of its own properties. Each alternative requires a key no other has: README's rule for an
+    /// enum, which fell back to JSONValue.
+    @Test func alternativesThatOnlyRequireDifferentKeysAreAnEnum() throws {
+        let schemas = try Self.schemas("""
+            {FileSearch: {type: object, properties: {vector_store_ids: {type: array, items: {type: string}}, vector_stores: {type: array, items: {type: string}}},
+                          oneOf: [{required: [vector_store_ids]}, {required: [vector_stores]}]}}
+            """)
+        #expect(schemas.contains("nonisolated enum FileSearch: Codable, Sendable {"), "\(schemas)")
+        #expect(schemas.contains("    case vectorStoreIds(VectorStoreIds)"))
+        #expect(schemas.contains("    case vectorStores(VectorStores)"))
+        #expect(schemas.contains("        if object.contains(.vectorStoreIds) {"))
+        #expect(schemas.contains("        let vectorStoreIds: [String]"))
+        #expect(!schemas.contains("JSONValue"))
+    }
+
+    /// Anthropic's `BetaManagedAgentsAgentUnionParams`: a string, or a one-alternative union of an
+    /// object with a discriminator. The one alternative is that object, so the two have distinct
+    /// JSON types: README's rule for an enum, which fell back to JSONValue.
+    @Test func aOneAlternativeUnionIsItsAlternative() throws {
+        let schemas = try Self.schemas("""
+            {Agent: {type: object, required: [type, id], properties: {type: {type: string, const: agent}, id: {type: string}}},
+             AgentRef: {oneOf: [{type: string}, {oneOf: [{$ref: "#/components/schemas/Agent"}], discriminator: {propertyName: type, mapping: {agent: "#/components/schemas/Agent"}}}]}}
+            """)
+        #expect(schemas.contains("nonisolated enum AgentRef: Codable, Sendable {"), "\(schemas)")
+        #expect(schemas.contains("    case string(String)"))
+        #expect(schemas.contains("    case object(Agent)"))
+        #expect(!schemas.contains("JSONValue"))
+    }
+
     @Test func threeZeroNullableIsAnOptionalToo() throws {
         let text = try MappingTests.schemas("{ A: { type: object, required: [a], properties: { a: { type: integer, nullable: true } } } }", openapi: "3.0.3")
         #expect(text.contains("var a: Int?"))

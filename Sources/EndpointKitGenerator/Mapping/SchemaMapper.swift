@@ -155,11 +155,18 @@ final class SchemaMapper {
             if members.count == 1, schema["properties"] == nil { return try declaration(for: members[0], at: path + "/allOf/0", named: name, nested: &nested) }
             return try structure(flattening: schema, at: path, named: name)
         }
-        if let alternatives = (schema["oneOf"] ?? schema["anyOf"])?.sequence, alternatives.count > 1 {
-            // An alternative that accepts anything (`{}`) makes the whole union JSONValue; strings
-            // of several formats (a UUID or a name) are a String.
-            if alternatives.contains(where: isOpen) || isStringChoice(alternatives) { return nil }
-            return try union(schema, at: path, named: name)
+        if let key = ["oneOf", "anyOf"].first(where: { schema[$0] != nil }), let alternatives = schema[key]?.sequence {
+            // One alternative is that alternative (Anthropic's `{oneOf: [$ref], discriminator}`).
+            if alternatives.count == 1, schema["properties"] == nil {
+                return try declaration(for: alternatives[0], at: path + "/\(key)/0", named: name, nested: &nested)
+            }
+            if alternatives.count > 1 {
+                // An alternative that accepts anything (`{}`) makes the whole union JSONValue;
+                // strings of several formats (a UUID or a name) are a String.
+                if alternatives.contains(where: isOpen) || isStringChoice(alternatives) { return nil }
+                if let split = requirementAlternatives(of: schema, key: key) { return try union(split, at: path, named: name) }
+                return try union(schema, at: path, named: name)
+            }
         }
         if let values = schema["enum"]?.sequence, values.count > 1 || schema["const"] == nil {
             return enumeration(values, at: path, named: name, isInteger: types(of: schema).contains("integer"))
@@ -219,6 +226,10 @@ final class SchemaMapper {
         }
         if let members = schema["allOf"]?.sequence, members.count == 1, schema["properties"] == nil {
             return try map(members[0], at: path + "/allOf/0", named: name, nested: &nested)
+        }
+        if let key = ["oneOf", "anyOf"].first(where: { schema[$0] != nil }), let alternatives = schema[key]?.sequence,
+           alternatives.count == 1, schema["properties"] == nil {
+            return try map(alternatives[0], at: path + "/\(key)/0", named: name, nested: &nested)
         }
         if let alternatives = (schema["oneOf"] ?? schema["anyOf"])?.sequence, isStringChoice(alternatives) {
             return Mapped(type: "String", allowsNull: false, jsonType: "string")
@@ -459,6 +470,35 @@ final class SchemaMapper {
             return alternative
         }
         return Declaration(name: name, documentation: [], kind: .union(UnionShape(alternatives: made, tag: nil)), nested: nested)
+    }
+
+    /// An object whose `oneOf` alternatives only require different keys of its own properties
+    /// (OpenAI's `file_search`: `{required: [vector_store_ids]}` or `{required: [vector_stores]}`),
+    /// as a union of objects: each alternative has the properties but those only the others
+    /// require, and is named after its own required key. `nil` for any other shape.
+    private func requirementAlternatives(of schema: Node, key: String) -> Node? {
+        guard let mapping = schema.mapping, let properties = schema["properties"]?.mapping,
+              let alternatives = schema[key]?.sequence,
+              alternatives.allSatisfy({ alternative in
+                  alternative["required"]?.sequence != nil
+                      && (alternative.mapping?.allSatisfy { ["required", "description", "title"].contains($0.key.string ?? "") } ?? false)
+              }) else { return nil }
+        let propertyKeys = properties.compactMap { $0.key.string }
+        let requiredBy = alternatives.map { Set(($0["required"]?.sequence ?? []).compactMap(\.string)) }
+        let shared = Set((schema["required"]?.sequence ?? []).compactMap(\.string))
+        var split: [Node] = []
+        for (index, own) in requiredBy.enumerated() {
+            let theirs = requiredBy.enumerated().filter { $0.offset != index }.reduce(into: Set<String>()) { $0.formUnion($1.element) }.subtracting(own)
+            guard let title = propertyKeys.first(where: own.contains) else { return nil }
+            var node = Node.Mapping(mapping.filter { $0.key.string != key && $0.key.string != "required" }.map { ($0.key, $0.value) })
+            node["properties"] = .mapping(Node.Mapping(properties.filter { !theirs.contains($0.key.string ?? "") }.map { ($0.key, $0.value) }))
+            node["required"] = .sequence(Node.Sequence(propertyKeys.filter { own.contains($0) || shared.contains($0) }.map { Node($0) }))
+            node["title"] = Node(title)
+            split.append(.mapping(node))
+        }
+        var union = Node.Mapping([])
+        union["anyOf"] = .sequence(Node.Sequence(split))
+        return .mapping(union)
     }
 
     private func tagged(_ alternatives: [UnionShape.Alternative], tagKey: String, name: String, nested: [Declaration]) -> Declaration {
