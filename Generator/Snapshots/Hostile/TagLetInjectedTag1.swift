@@ -12,7 +12,7 @@ import Foundation
 ///
 /// `GET /things/{thing_id}"\(boom)`
 struct GetThingLetInjectedOperation1: nonisolated Endpoint, nonisolated Decodable {
-    var endpoint: Restful { Restful(.get, "things/{thingId}\"\\(boom)") }
+    var endpoint: Restful { Restful(.get, "things/{thing_id}\"\\(boom)") }
     /// Id
     /// let injectedParameter = 1
     let thingId: String
@@ -20,7 +20,7 @@ struct GetThingLetInjectedOperation1: nonisolated Endpoint, nonisolated Decodabl
     var qBoom: String?
 
     enum CodingKeys: String, CodingKey {
-        case thingId
+        case thingId = "thing_id"
         case xTraceBoom
         case qBoom = "q\"\\(boom)"
     }

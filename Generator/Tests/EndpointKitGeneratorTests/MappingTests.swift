@@ -88,6 +88,31 @@ import Testing
         #expect(!schemas.contains("JSONValue"))
     }
 
+    /// Chroma's document mixes key styles, so its keys stay as written: a path placeholder keeps
+    /// the document's name too, bound through the property's coding key, and the document
+    /// EndpointKitContract exports has the source's paths (5 of Chroma's 35 operations came back
+    /// under other paths, `{collectionId}` for `{collection_id}`).
+    @Test func withKeysAsWrittenAPathPlaceholderKeepsTheDocumentsName() throws {
+        let files = try Self.files("""
+            openapi: 3.1.0
+            info: { title: T, version: "1" }
+            paths:
+              /tenants/{tenant_name}:
+                get:
+                  operationId: getTenant
+                  parameters: [{ name: tenant_name, in: path, required: true, schema: { type: string } }]
+                  responses:
+                    "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Tenant" } } } }
+            components:
+              schemas:
+                Tenant: { type: object, required: [name, resourceName], properties: { name: { type: string }, resourceName: { type: string }, created_at: { type: string } } }
+            """)
+        let endpoints = try #require(files["Endpoints.swift"])
+        #expect(endpoints.contains(#"    var endpoint: Restful { Restful(.get, "tenants/{tenant_name}") }"#), "\(endpoints)")
+        #expect(endpoints.contains("    let tenantName: String"))
+        #expect(endpoints.contains(#"        case tenantName = "tenant_name""#))
+    }
+
     @Test func threeZeroNullableIsAnOptionalToo() throws {
         let text = try MappingTests.schemas("{ A: { type: object, required: [a], properties: { a: { type: integer, nullable: true } } } }", openapi: "3.0.3")
         #expect(text.contains("var a: Int?"))

@@ -104,10 +104,17 @@ struct OperationMapper {
             let note = SchemaMapper.documentation(of: parameter)
             switch location {
             case "path":
-                let propertyName = SwiftNames.lowerCamel(name)
                 let mapped = try schemas.map(schema, at: pointer + "/schema", named: schemas.nestedName(for: name), nested: &nested)
-                template = template.replacingOccurrences(of: "{\(name)}", with: "{\(propertyName)}")
-                properties.append(Property(name: propertyName, type: mapped.type, isOptional: false, documentation: note))
+                if keyStyle == .asWritten {
+                    // Keys as written: the placeholder keeps the document's name, bound through the
+                    // property's coding key, so the exported document has the source's paths.
+                    let (propertyName, codingKey) = keyStyle.property(forKey: name)
+                    properties.append(Property(name: propertyName, codingKey: codingKey, type: mapped.type, isOptional: false, documentation: note))
+                } else {
+                    let propertyName = SwiftNames.lowerCamel(name)
+                    template = template.replacingOccurrences(of: "{\(name)}", with: "{\(propertyName)}")
+                    properties.append(Property(name: propertyName, type: mapped.type, isOptional: false, documentation: note))
+                }
             case "query":
                 var property = try schemas.property(name, schema: schema, at: pointer + "/schema", required: required, nested: &nested)
                 property.documentation = note
