@@ -10,16 +10,19 @@
 # (median of three interleaved builds, the dependencies built beforehand) and generation time,
 # with each target met or MISSED.
 #
-#   Benchmarks/Generator/compare.sh           the full comparison (builds Apple's generator once: ~10 min)
-#   Benchmarks/Generator/compare.sh --smoke   EndpointKit's side only, Prefect's document, debug generator,
-#                                             one build (CI): the real document still generates and compiles
+#   Benchmarks/Generator/compare.sh              the full comparison (builds Apple's generator once: ~10 min)
+#   Benchmarks/Generator/compare.sh --generation generation time only, both generators, five rounds each
+#                                                (interleaved), user CPU time beside wall time
+#   Benchmarks/Generator/compare.sh --smoke      EndpointKit's side only, Prefect's document, debug generator,
+#                                                one build: the real document still generates and compiles
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache="$root/Benchmarks/.build-generator-compare"   # kept between runs: the venv, Apple's generator
 mkdir -p "$cache"
 smoke=0; [ "${1:-}" = "--smoke" ] && smoke=1
-rounds=3; [ $smoke = 1 ] && rounds=1
+generation_only=0; [ "${1:-}" = "--generation" ] && generation_only=1
+rounds=3; [ $smoke = 1 ] && rounds=1; [ $generation_only = 1 ] && rounds=5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -98,11 +101,54 @@ fi
 operations() { "$python" -c "import sys, json; print(sum(1 for item in json.load(open(sys.argv[1]))['paths'].values() for method in item if method in ('get', 'put', 'post', 'delete', 'patch', 'head', 'options')))" "$1"; }
 declare -A titles=([prefect]="Prefect REST API" [airflow]="Airflow REST API" [cohere]="Cohere API")
 
-# Release, as a user runs it; the smoke pass reuses the debug build the generator's tests made.
+# Release, as a user runs it (the root package's product, its Generator trait on); debug for the
+# smoke pass.
 configuration=release; [ $smoke = 1 ] && configuration=debug
 echo "== EndpointKit's generator ($configuration)"
-swift build -c $configuration --package-path "$root/Generator" --product endpointkit-generate >/dev/null
-generator="$root/Generator/.build/$configuration/endpointkit-generate"
+# ENDPOINTKIT_GENERATOR=PATH times that build instead (an earlier commit's, for before and after).
+generator=${ENDPOINTKIT_GENERATOR:-"$cache/endpointkit/$configuration/endpointkit-generate"}
+[ -n "${ENDPOINTKIT_GENERATOR:-}" ] || swift build -c $configuration --package-path "$root" --traits Generator \
+    --product endpointkit-generate --scratch-path "$cache/endpointkit" >/dev/null
+build_apple() {
+    if [ ! -x "$cache/apple/.build/release/swift-openapi-generator" ]; then
+        rm -rf "$cache/apple"
+        git clone --quiet --depth 1 --branch 1.14.3 https://github.com/apple/swift-openapi-generator "$cache/apple"
+        swift build -c release --package-path "$cache/apple" --product swift-openapi-generator >/dev/null
+    fi
+    printf 'generate:\n  - types\n  - client\naccessModifier: internal\n' > "$work/apple-config.yaml"
+}
+apple_generates() {  # document, output folder
+    rm -rf "$2"; mkdir -p "$2"
+    "$cache/apple/.build/release/swift-openapi-generator" generate "$work/$1.json" \
+        --config "$work/apple-config.yaml" --output-directory "$2" >/dev/null 2>&1
+}
+if [ $generation_only = 1 ]; then
+    # Each round runs both generators on each document, one after the other, so that a busy
+    # moment of the machine falls on both; the median of each, wall and user CPU seconds.
+    echo "== Apple's swift-openapi-generator 1.14.3 (release)"
+    build_apple
+    timed() { /usr/bin/time -f "%e %U" -o "$work/time" "$@" >/dev/null 2>&1; cat "$work/time"; }
+    for document in "${documents[@]}"; do
+        mkdir -p "$work/apple-out-$document"
+        for _ in $(seq 1 $rounds); do
+            timed "$generator" "$work/$document.json" --output "$work/ek-out-$document" --fall-back >> "$work/ek-times-$document"
+            rm -rf "$work/ek-out-$document"
+            timed "$cache/apple/.build/release/swift-openapi-generator" generate "$work/$document.json" \
+                --config "$work/apple-config.yaml" --output-directory "$work/apple-out-$document" >> "$work/apple-times-$document"
+            rm -rf "$work/apple-out-$document"; mkdir -p "$work/apple-out-$document"
+        done
+    done
+    echo
+    printf '| %-30s | %16s | %16s | %8s |\n' "generation, median of $rounds" "EndpointKit" "Apple 1.14.3" "ratio"
+    printf '|%s|%s|%s|%s|\n' "--------------------------------" "------------------" "------------------" "----------"
+    for document in "${documents[@]}"; do
+        ek_wall=$(cut -d' ' -f1 "$work/ek-times-$document" | median); ek_user=$(cut -d' ' -f2 "$work/ek-times-$document" | median)
+        apple_wall=$(cut -d' ' -f1 "$work/apple-times-$document" | median); apple_user=$(cut -d' ' -f2 "$work/apple-times-$document" | median)
+        printf '| %-30s | %6.2fs (%5.2fs) | %6.2fs (%5.2fs) | %8.3f |\n' "${titles[$document]} wall (user)" \
+            "$ek_wall" "$ek_user" "$apple_wall" "$apple_user" "$(calc "$ek_wall / $apple_wall")"
+    done
+    exit 0
+fi
 for document in "${documents[@]}"; do
     for _ in $(seq 1 $rounds); do
         rm -rf "$work/ek-out-$document"
@@ -139,18 +185,11 @@ swift build --package-path "$work/ek" --target EndpointKit >/dev/null
 contenders=(ek)
 if [ $smoke = 0 ]; then
     echo "== Apple's swift-openapi-generator 1.14.3 (release)"
-    if [ ! -x "$cache/apple/.build/release/swift-openapi-generator" ]; then
-        rm -rf "$cache/apple"
-        git clone --quiet --depth 1 --branch 1.14.3 https://github.com/apple/swift-openapi-generator "$cache/apple"
-        swift build -c release --package-path "$cache/apple" --product swift-openapi-generator >/dev/null
-    fi
-    printf 'generate:\n  - types\n  - client\naccessModifier: internal\n' > "$work/apple-config.yaml"
+    build_apple
     for document in "${documents[@]}"; do
         for _ in $(seq 1 $rounds); do
-            rm -rf "$work/apple-out-$document"; mkdir -p "$work/apple-out-$document"
             start=$(now)
-            "$cache/apple/.build/release/swift-openapi-generator" generate "$work/$document.json" \
-                --config "$work/apple-config.yaml" --output-directory "$work/apple-out-$document" >/dev/null 2>&1
+            apple_generates "$document" "$work/apple-out-$document"
             calc "$(now) - $start"
         done | median > "$work/apple-generate-$document"
     done
