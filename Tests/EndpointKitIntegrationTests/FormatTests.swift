@@ -98,22 +98,24 @@ struct ParsedMultipart: Decodable, Sendable {
     }
 
     struct EarlyRedirectedUpload: Endpoint {
-        var endpoint: Restful { Restful(.post, "redirect-early/\(status)/multipart", body: .multipart) }
+        var endpoint: Restful { Restful(.post, "\(route)/\(status)/multipart", body: .multipart) }
+        let route: String
         let status: Int
         let file: MultipartFile
         typealias ReturnPayloadType = ParsedMultipart
         enum CodingKeys: String, CodingKey { case file }
     }
 
-    /// A server that answers the redirect before reading the body (nginx's `return 307`), then
-    /// closes: the body is sent again, whole, to the new location.
-    @Test(arguments: [307, 308])
-    func `a file streamed from disk is sent again after a redirect answered before the body was read`(status: Int) async throws {
+    /// A server that answers the redirect before reading the body, then closes (`redirect-early`)
+    /// or reads the rest of the body and drops it, keeping the connection (`redirect-draining`, as
+    /// nginx's `return 307` does): the body is sent again, whole, to the new location.
+    @Test(arguments: ["redirect-early", "redirect-draining"], [307, 308])
+    func `a file streamed from disk is sent again after a redirect answered before the body was read`(route: String, status: Int) async throws {
         let bytes = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let onDisk = FileManager.default.temporaryDirectory.appendingPathComponent("ek-\(UUID().uuidString).bin")
         try bytes.write(to: onDisk)
         defer { try? FileManager.default.removeItem(at: onDisk) }
-        let parsed = try await EarlyRedirectedUpload(status: status, file: MultipartFile(contentsOf: onDisk)).call(on: server)
+        let parsed = try await EarlyRedirectedUpload(route: route, status: status, file: MultipartFile(contentsOf: onDisk)).call(on: server)
         #expect(parsed.files.first?.size == bytes.count)
         #expect(parsed.files.first?.crc32 == CRC32.checksum(bytes))
     }

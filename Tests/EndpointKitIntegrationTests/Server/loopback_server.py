@@ -48,6 +48,8 @@ Routes (any method):
   /cut?sent=&declared=           declares Content-Length `declared`, sends `sent` bytes, closes
   /redirect/STATUS/PATH          that redirect status with Location: /PATH (same origin)
   /redirect-early/STATUS/PATH    the same, answered before the body is read, then the connection closed
+  /redirect-draining/STATUS/PATH the same, answered before the body is read, which is then read and
+                                 dropped on a connection kept open (nginx's `return 307`)
   /redirect-away/STATUS/PATH     that redirect status with Location: http://127.0.0.1:OTHER/PATH
   /slow?seconds=&key=&until=     waits, then 200 JSON {"slept": seconds}; counts the calls for key;
                                  with until=N, stops waiting once N calls for key waited at once
@@ -116,6 +118,8 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         with STATE_LOCK:
             SEEN.append(self.path)
+        if LOG:
+            LOG.write(f"{time.time():.3f} > {self.command} {self.path[:120]}\n")
         split = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(split.query, keep_blank_values=True)
         route = split.path
@@ -127,6 +131,14 @@ class Handler(BaseHTTPRequestHandler):
             _, _, status, target = route.split("/", 3)
             self.close_connection = True
             return self.reply(int(status), "text/plain", b"moved", {"Location": "/" + target, "Connection": "close"})
+        if route.startswith("/redirect-draining/"):
+            # As nginx's `return 307` does on a kept-alive connection: the answer goes before the
+            # body is read, then the body is read and thrown away, and the connection stays open.
+            _, _, status, target = route.split("/", 3)
+            self.reply(int(status), "text/plain", b"moved", {"Location": "/" + target})
+            self.wfile.flush()
+            self.read_body()
+            return
         body = self.read_body()
         try:
             self.route(route, query, body, split)
@@ -469,6 +481,8 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(status, "text/plain", "\n".join(f"{k}={v}" for k, v in facts.items()).encode())
 
     def reply(self, status, content_type, body, headers=None):
+        if LOG:
+            LOG.write(f"{time.time():.3f} < {status} {self.command} {self.path[:120]}\n")
         self.send_response(status)
         if content_type:
             self.send_header("Content-Type", content_type)
@@ -483,6 +497,9 @@ class Handler(BaseHTTPRequestHandler):
 
 
 OTHER_PORT = 0
+# ENDPOINTKIT_LOOPBACK_LOG=FILE: one line per request as it arrives (>) and as its answer starts (<),
+# with the time: for finding what a slow test waited for.
+LOG = open(os.environ["ENDPOINTKIT_LOOPBACK_LOG"], "a", buffering=1) if os.environ.get("ENDPOINTKIT_LOOPBACK_LOG") else None
 STATE_LOCK = threading.Lock()
 REALMS = {}
 ATTEMPTS = {}
