@@ -74,27 +74,37 @@ final class Exchange: Sendable {
     /// Waits for the exchange: creates and resumes the task with `makeTask` unless the call was
     /// cancelled first (then no task exists and nothing is sent), and cancels it after `deadline`
     /// seconds (URLSession's resource timeout, which Linux ignores).
-    func run(deadline: TimeInterval, makeTask: @escaping () -> URLSessionTask) async -> Outcome {
+    ///
+    /// The task is made and resumed on ``cancellations``, never on the caller's thread: on Linux
+    /// both wait for the work queue every session shares, which can be busy for seconds (a body
+    /// inflating, callbacks waiting for the delegate), and two of Swift's concurrency threads
+    /// waiting there (all of them on a 2-core machine) stall every task in the process: deadlines,
+    /// timers and other calls alike.
+    func run(deadline: TimeInterval, makeTask: @escaping @Sendable () -> URLSessionTask) async -> Outcome {
         await withCheckedContinuation { continuation in
-            let started = state.withLock { state -> Bool in
-                guard !state.cancelled else { return false }
-                state.deadline = deadline
-                let task = makeTask()
-                state.continuation = continuation
-                state.task = task
-                state.phase = .running
-                task.resume()
-                return true
-            }
-            guard started else {
-                return continuation.resume(returning: .failure(CancellationError()))
-            }
-            guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
-            // Added after the start, so only a running exchange can time out; `complete` removes
-            // it, and an exchange that completed before this line is removed at once.
-            Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.stop(timedOut: true) }
-            if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
+            Self.cancellations.async { self.start(deadline: deadline, makeTask: makeTask, continuation: continuation) }
         }
+    }
+
+    private func start(deadline: TimeInterval, makeTask: () -> URLSessionTask, continuation: CheckedContinuation<Outcome, Never>) {
+        let started = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.deadline = deadline
+            let task = makeTask()
+            state.continuation = continuation
+            state.task = task
+            state.phase = .running
+            task.resume()
+            return true
+        }
+        guard started else {
+            return continuation.resume(returning: .failure(CancellationError()))
+        }
+        guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
+        // Added after the start, so only a running exchange can time out; `complete` removes
+        // it, and an exchange that completed before this line is removed at once.
+        Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.stop(timedOut: true) }
+        if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
     }
 
     /// Cancels the exchange because the calling task was cancelled.
@@ -108,10 +118,12 @@ final class Exchange: Sendable {
             if timedOut { state.timedOut = true } else { state.cancelled = true }
             return state.phase == .running ? state.task : nil
         }
-        // Outside the lock: `cancel()` waits for the session's work queue, whose callbacks may be
-        // waiting for this lock. A task that completes in the meantime is already `.completed`,
-        // which `cancel()` ignores.
-        task?.cancel()
+        // Outside the lock and off the caller's thread: `cancel()` waits for the session's work
+        // queue, whose callbacks may be waiting for this lock, and the caller may be one of Swift's
+        // concurrency threads (a task's cancellation handler). The task was resumed before the
+        // lock let this read it. One that completes in the meantime is `.completed`, which
+        // `cancel()` ignores.
+        Self.cancelElsewhere(task)
     }
 
     /// Stops keeping the body because it passed its size limit, and returns the task to cancel.
