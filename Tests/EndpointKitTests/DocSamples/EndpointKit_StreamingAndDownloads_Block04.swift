@@ -14,7 +14,7 @@ import Testing
 import Observation
 
 @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
-@Observable final class ReportDownload {
+@MainActor @Observable final class ReportDownload {
     var fraction = 0.0
     var file: URL?
 
