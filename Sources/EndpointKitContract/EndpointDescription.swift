@@ -53,6 +53,7 @@ package struct EndpointDescription {
             EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: reason)
         }
         // Decoded with the wrapper log, so @HeaderField names and @EncodedArray styles are as declared.
+        let misses = CodingKeyName.missesOnThisThread
         let checked = builder.checksReadBack
         builder.checksReadBack = decoded
         defer { builder.checksReadBack = checked }
@@ -120,6 +121,7 @@ package struct EndpointDescription {
         }
         arguments = try Self.object(argumentProperties, builder: builder, notes: notes)
         argumentNames = argumentProperties.map(\.wireName)
+        try SchemaBuilder.checkCaseNames(of: type, since: misses)  // the properties' wire names are known
         for (name, value) in E.headers.sorted(by: { $0.key < $1.key })
         where !["accept", "content-type", "authorization"].contains(name.lowercased()) {
             parameters.append(Parameter(name: name, location: "header", schema: .object(["type": .string("string"), "enum": .array([.string(value)])]), isRequired: true))

@@ -85,6 +85,7 @@ package final class SchemaBuilder {
     /// positions can hold.
     package func probe<T: Decodable>(_ type: T.Type, at codingPath: [any CodingKey]) throws -> (value: T?, schema: JSONValue) {
         if inProgress.isEmpty { steps = 0 }  // a new outermost type: a new budget
+        let misses = CodingKeyName.missesOnThisThread
         if let known = try standard(type, at: codingPath) { return known }
         let id = ObjectIdentifier(type)
         if let done = completed[id] { return (done as? T, reference(to: type)) }
@@ -113,11 +114,25 @@ package final class SchemaBuilder {
             if let documented = type as? any Documented.Type {
                 schema = documented.documentation.applied(to: schema, record: record)
             }
+            try Self.checkCaseNames(of: type, since: misses)
             definitions.append(.init(key: name(of: type), value: schema))
             completed[id] = value
             return (value, reference(to: type))
         }
-        return (value, try record.schema(builder: self))
+        let schema = try record.schema(builder: self)
+        try Self.checkCaseNames(of: type, since: misses)
+        return (value, schema)
+    }
+
+    /// Fails as request encoding does when a `CodingKeys` enum met since `misses` (a count of
+    /// ``CodingKeyName/missesOnThisThread``) had no case names: the schema would name a key
+    /// spelled by hand (`case version = "schemaVersion"`) as a property (`schema_version`), unlike
+    /// a Debug build of the same code, and a model or a client would send what the server refuses.
+    package static func checkCaseNames(of type: Any.Type, since misses: Int) throws(EndpointError) {
+        guard CodingKeyName.missesOnThisThread != misses else { return }
+        throw EndpointError(
+            kind: .schemaUnavailable, endpoint: String(reflecting: type),
+            reason: "its schema cannot name its properties as a Debug build would: \(CodingKeyName.missingNamesProblem)")
     }
 
     /// The schema of a type whose properties depend on one of its own enumeration properties (a

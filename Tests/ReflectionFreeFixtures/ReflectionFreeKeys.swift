@@ -2,6 +2,8 @@
 // Metadata Level is "None": these enums have no case names at run time. In no product; the tests
 // of what EndpointKit does without case names use them.
 
+import EndpointKit
+
 /// A body whose `CodingKeys` spell one key by hand (`schemaVersion`), the others implicitly.
 public struct ImageManifest: Encodable, Sendable {
     public let version: Int
@@ -21,4 +23,36 @@ public struct ImageManifest: Encodable, Sendable {
 /// A key enum with nothing spelled by hand.
 public enum PlainKeys: String, CodingKey {
     case pageSize
+}
+
+/// An answer whose `CodingKeys` spell one key by hand: what JSON Schemas, OpenAPI documents and
+/// tool output schemas are derived from.
+public struct ManifestAnswer: Decodable, Sendable {
+    public let version: Int
+    public let mediaType: String
+
+    enum CodingKeys: String, CodingKey {
+        case version = "schemaVersion"
+        case mediaType
+    }
+}
+
+/// An endpoint whose own properties spell a key by hand (a tool's arguments, an OpenAPI
+/// operation's body), answering with ``ManifestAnswer``.
+public struct PutManifestVersion: Endpoint, Decodable {
+    public var endpoint: Restful { Restful(.put, "manifests/current") }
+    public let version: Int
+    public let mediaType: String
+    public typealias ReturnPayloadType = EmptyPayload
+
+    enum CodingKeys: String, CodingKey {
+        case version = "schemaVersion"
+        case mediaType
+    }
+}
+
+/// An endpoint whose properties are plain, answering with a type whose keys are spelled by hand.
+public struct GetManifest: Endpoint, Decodable {
+    public var endpoint: Restful { Restful(.get, "manifests/current") }
+    public typealias ReturnPayloadType = ManifestAnswer
 }
