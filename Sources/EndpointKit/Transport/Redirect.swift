@@ -23,6 +23,26 @@ package enum Redirect {
         case deliver
     }
 
+    /// Whether a redirect from `current` to `proposed` counts toward `maximumRedirects`: every one
+    /// does but an upgrade of the same URL from `http` to `https`, which Apple's URLSession makes
+    /// up for a host on its HSTS list (a 307 that reaches the delegate) before anything is sent.
+    /// The server asked for nothing, so `maximumRedirects: 0` must not fail the call.
+    static func counts(from current: URL?, to proposed: URL?) -> Bool {
+        guard let current, let proposed,
+              current.scheme?.lowercased() == "http", proposed.scheme?.lowercased() == "https",
+              var upgraded = URLComponents(url: current, resolvingAgainstBaseURL: false),
+              let target = URLComponents(url: proposed, resolvingAgainstBaseURL: false)
+        else { return true }
+        upgraded.scheme = "https"
+        if upgraded.port == 80 { upgraded.port = nil }
+        var normalized = target
+        normalized.scheme = "https"
+        if normalized.port == 443 { normalized.port = nil }
+        return upgraded.host?.lowercased() != normalized.host?.lowercased() || upgraded.port != normalized.port
+            || upgraded.percentEncodedPath != normalized.percentEncodedPath
+            || upgraded.percentEncodedQuery != normalized.percentEncodedQuery || upgraded.user != normalized.user
+    }
+
     /// Decides what follows `response`, a redirect answer to `current` (the request as last sent,
     /// not the task's original one). `proposed` is the request URLSession would send.
     static func decide(

@@ -63,9 +63,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // Answered from another queue: on Linux the handler may wait for the session's work queue.
         let answer: @Sendable (URLRequest?) -> Void = { next in Exchange.cancellations.async { completionHandler(next) } }
         guard let exchange = exchange(for: task) else { return answer(nil) }
-        guard response.value(forHTTPHeaderField: "Location") == nil || exchange.countRedirect() else { return answer(nil) }
         // The request as last sent: after a 302 turned a POST into a GET, that GET, not the POST.
         let current = task.currentRequest ?? exchange.request
+        // An HSTS upgrade of the same URL is Apple's URLSession's own doing, not a redirect.
+        let counted = response.value(forHTTPHeaderField: "Location") != nil && Redirect.counts(from: current.url, to: request.url)
+        guard !counted || exchange.countRedirect() else { return answer(nil) }
         switch Redirect.decide(
             after: response, current: current, proposed: request, uploadsFile: exchange.uploadsFile, credentials: exchange.context.credentials) {
         case .follow(let next):
