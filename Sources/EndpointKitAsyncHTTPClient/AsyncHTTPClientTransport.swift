@@ -1,4 +1,4 @@
-#if AsyncHTTPClient  // the package trait that brings AsyncHTTPClient; without it this module is empty
+#if AsyncHTTPClient && !os(watchOS)  // the trait that brings AsyncHTTPClient; never on a watch (TN3135)
 import AsyncHTTPClient
 import EndpointKit
 import Foundation
@@ -26,6 +26,9 @@ import NIOPosix
 /// - a streamed 2xx body reaches the caller as it arrives, the connection reading only as fast as
 ///   the caller does; a `break`, a cancel or the idle timeout closes the connection;
 /// - a body on disk is uploaded from its file, in chunks, and upload progress is reported.
+///
+/// Not on watchOS, where SwiftNIO's BSD sockets are not allowed for general networking (Apple's
+/// TN3135): there it is an unavailable stub, and a watch app uses `URLSessionTransport`.
 ///
 /// What it does not do that URLSession does: keep cookies, read proxies from the environment, or
 /// decode content encodings other than gzip and deflate.
@@ -231,14 +234,21 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Built without EndpointKit's `AsyncHTTPClient` package trait: a use of the transport says how to
-/// turn the trait on, rather than "cannot find type". It has the everyday members, so that the
+/// Built without EndpointKit's `AsyncHTTPClient` package trait, or for watchOS: a use of the
+/// transport says why, rather than "cannot find type". It has the everyday members, so that the
 /// compiler gets as far as saying so; none of them can be called.
+///
+/// On watchOS, SwiftNIO's BSD sockets are not allowed for general networking (Apple's TN3135), so
+/// every call would fail at run time: a watch app uses `URLSessionTransport`, the default.
 ///
 /// ```swift
 /// .package(url: "https://github.com/<owner>/EndpointKit", branch: "main", traits: ["AsyncHTTPClient"])
 /// ```
+#if os(watchOS)
+@available(*, unavailable, message: "AsyncHTTPClientTransport is not available on watchOS, where SwiftNIO's BSD sockets are not allowed for general networking (TN3135): use URLSessionTransport, the default")
+#else
 @available(*, unavailable, message: "turn on EndpointKit's \"AsyncHTTPClient\" package trait: .package(url: …, branch: \"main\", traits: [\"AsyncHTTPClient\"])")
+#endif
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Unavailable without the trait.
     public static var shared: AsyncHTTPClientTransport { AsyncHTTPClientTransport() }

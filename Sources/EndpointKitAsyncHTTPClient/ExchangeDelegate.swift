@@ -1,4 +1,4 @@
-#if AsyncHTTPClient  // the package trait that brings AsyncHTTPClient; without it this module is empty
+#if AsyncHTTPClient && !os(watchOS)  // the trait that brings AsyncHTTPClient; never on a watch (TN3135)
 import AsyncHTTPClient
 import EndpointKit
 import Foundation
