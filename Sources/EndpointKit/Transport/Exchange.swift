@@ -75,14 +75,10 @@ final class Exchange: Sendable {
     /// cancelled first (then no task exists and nothing is sent), and cancels it after `deadline`
     /// seconds (URLSession's resource timeout, which Linux ignores).
     ///
-    /// The task is made and resumed on ``cancellations``, never on the caller's thread: on Linux
-    /// both wait for the work queue every session shares, which can be busy for seconds (a body
-    /// inflating, callbacks waiting for the delegate), and two of Swift's concurrency threads
-    /// waiting there (all of them on a 2-core machine) stall every task in the process: deadlines,
-    /// timers and other calls alike.
+    /// The task is made and resumed on ``sessionCalls``, never on the caller's thread.
     func run(deadline: TimeInterval, makeTask: @escaping @Sendable () -> URLSessionTask) async -> Outcome {
         await withCheckedContinuation { continuation in
-            Self.cancellations.async { self.start(deadline: deadline, makeTask: makeTask, continuation: continuation) }
+            Self.sessionCalls.async { self.start(deadline: deadline, makeTask: makeTask, continuation: continuation) }
         }
     }
 
@@ -139,14 +135,23 @@ final class Exchange: Sendable {
     /// 4.6 GB that way. From another thread, the delegate goes on dropping chunks as they come.
     private static func cancelElsewhere(_ task: URLSessionTask?) {
         guard let task else { return }
-        cancellations.async { task.cancel() }
+        sessionCalls.async { task.cancel() }
     }
 
-    /// Where deadlines fire, cancels wait for URLSession's work queue, and the session's completion
-    /// handlers are called: a queue of EndpointKit's own, because these calls can block for a
-    /// while. Blocked threads of the global pool (as wide as the machine has cores) would hold up
-    /// every other user of it, the delegate queue included, and the delegate's own thread must
-    /// keep draining callbacks.
+    /// Where every call into URLSession that waits for its work queue is made: making, resuming and
+    /// cancelling a task, and answering a redirect or a challenge. On Linux each waits for the one
+    /// work queue every session in the process shares, which can be busy for seconds (a gzip body
+    /// inflating, callbacks waiting for the delegate). Waiting on one of Swift's concurrency
+    /// threads, or on a thread of the global pool (the same threads on Linux, as many as the
+    /// machine has cores), would stall every task in the process, deadlines included: the test
+    /// suite under two busy loops once lost 40 s that way. A serial queue has a thread of its own
+    /// (Dispatch's overcommit pool), and keeps these calls in the order they were made: a task is
+    /// resumed before it can be cancelled.
+    static let sessionCalls = DispatchQueue(label: "EndpointKit.URLSessionTransport.sessionCalls")
+
+    /// Where deadlines and timers fire and a stream's cancel is handed on: a queue of EndpointKit's
+    /// own, whose blocks never wait for URLSession (what does goes to ``sessionCalls``), so that
+    /// they never hold a thread of the global pool.
     static let cancellations = DispatchQueue(label: "EndpointKit.URLSessionTransport.cancellations", attributes: .concurrent)
 
     // MARK: - The delegate side
