@@ -182,6 +182,9 @@ class Handler(BaseHTTPRequestHandler):
             every, count = float(query.get("every", ["1"])[0]), int(query.get("count", ["10"])[0])
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
+            # Apple's URLSession may hold the first bytes back to sniff the content type (up to
+            # 512); the test counts the first byte before a pause, so sniffing is ruled out.
+            self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("Content-Length", str(count))
             self.end_headers()
             for _ in range(count):

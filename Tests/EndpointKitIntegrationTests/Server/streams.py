@@ -86,6 +86,9 @@ def start(handler, content_type="text/event-stream", headers=None):
     handler.send_response(200)
     handler.send_header("Content-Type", content_type)
     handler.send_header("Cache-Control", "no-cache")
+    # Apple's URLSession may hold the first bytes back to sniff the content type (up to 512): a
+    # stream's first event must reach the reader when it is sent, on every platform.
+    handler.send_header("X-Content-Type-Options", "nosniff")
     for name, value in (headers or {}).items():
         handler.send_header(name, value)
     handler.end_headers()
