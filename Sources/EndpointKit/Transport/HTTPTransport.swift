@@ -46,27 +46,56 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension URLSession: HTTPTransport {
-    /// Sends `request` with `data(for:)`, or `upload(for:fromFile:)` for a body on disk; a body a
-    /// middleware streamed is read into memory first.
+    /// Sends `request` with a data task, or an upload task from the file of a body on disk; a body
+    /// a middleware streamed is read into memory first.
     ///
     /// A bare `URLSession` ignores the context's limits, and on Linux it keeps
     /// swift-corelibs-foundation's traps (a 401 Basic challenge hangs, 307/308 redirects drop
-    /// bodies); prefer ``URLSessionTransport``.
+    /// bodies); prefer ``URLSessionTransport``. Its tasks are made, resumed and cancelled on
+    /// EndpointKit's own queue, not through `data(for:)`: on Linux that method cancels its task
+    /// while the Swift runtime holds the calling task's lock, and waits there for URLSession's work
+    /// queue, which may be waiting for the same lock to hand back an answer (the whole process hung).
     public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
         var request = request
-        let answer: (Data, URLResponse)
+        var file: URL?
         switch body {
         case .stream(let stream) where stream.file != nil:
-            answer = try await upload(for: request, fromFile: stream.file!.url)
+            file = stream.file?.url
         case .some(let body):
             request.httpBody = try await body.collect(upTo: .max)
-            answer = try await data(for: request)
         case nil:
-            answer = try await data(for: request)
+            break
         }
-        guard let http = answer.1 as? HTTPURLResponse else {
+        let call = Locked<(task: URLSessionTask?, cancelled: Bool)>((task: nil, cancelled: false))
+        let (data, response) = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                Exchange.sessionCalls.async { [request, file] in
+                    let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+                        if let response, error == nil { return continuation.resume(returning: (data ?? Data(), response)) }
+                        let cancelled = call.withLock { $0.cancelled }
+                        continuation.resume(throwing: cancelled ? CancellationError() : error ?? URLError(.badServerResponse))
+                    }
+                    let task = file.map { self.uploadTask(with: request, fromFile: $0, completionHandler: finish) }
+                        ?? self.dataTask(with: request, completionHandler: finish)
+                    // A call cancelled before its task exists sends nothing (a task that never
+                    // ran must not be cancelled on Linux); one cancelled later is cancelled after
+                    // this block, which resumes it first: this queue is serial.
+                    guard call.withLock({ state in state.task = task; return !state.cancelled }) else {
+                        return continuation.resume(throwing: CancellationError())
+                    }
+                    task.resume()
+                }
+            }
+        } onCancel: {
+            let task = call.withLock { state -> URLSessionTask? in
+                state.cancelled = true
+                return state.task
+            }
+            if let task { Exchange.sessionCalls.async { task.cancel() } }
+        }
+        guard let http = response as? HTTPURLResponse else {
             throw URLError(.badServerResponse)
         }
-        return (.data(answer.0), http)
+        return (.data(data), http)
     }
 }

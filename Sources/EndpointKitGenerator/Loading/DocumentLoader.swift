@@ -21,14 +21,54 @@ import Yams
 public enum DocumentLoader {
     /// The document as 3.1, and what was repaired on the way.
     public struct Loaded {
-        /// The document, as OpenAPI 3.1.
-        public let document: OpenAPIKit.OpenAPI.Document
+        /// The document, as OpenAPI 3.1, its maps in document order.
+        ///
+        /// The generator reads ``tree`` only. A JSON document was checked with Foundation's JSON
+        /// decoder, whose maps come in no particular order, so its document is decoded again from
+        /// the tree on first use, in order (and kept).
+        public var document: OpenAPIKit.OpenAPI.Document { decoded.value }
         /// What the pre-pass repaired, in document order.
         public let repairs: [Repair]
         /// The version the document was written in, such as `3.0.3`.
         public let sourceVersion: String
         /// The 3.1 document as a tree, keys in document order: what the generator reads.
         let tree: Node
+        let decoded: DecodedOnce
+
+        init(document: OpenAPIKit.OpenAPI.Document, inOrder: Bool = true, repairs: [Repair], sourceVersion: String, tree: Node) {
+            self.repairs = repairs
+            self.sourceVersion = sourceVersion
+            self.tree = tree
+            decoded = DecodedOnce(document, inOrder: inOrder, tree: tree)
+        }
+    }
+
+    /// The document of a ``Loaded``, decoded from its tree when first asked for.
+    final class DecodedOnce: @unchecked Sendable {
+        // `lock` guards `document` and `inOrder`; `tree` is set once.
+        private let lock = NSLock()
+        private var document: OpenAPIKit.OpenAPI.Document
+        private var inOrder: Bool
+        private let tree: Node
+
+        init(_ document: OpenAPIKit.OpenAPI.Document, inOrder: Bool, tree: Node) {
+            self.document = document
+            self.inOrder = inOrder
+            self.tree = tree
+        }
+
+        var value: OpenAPIKit.OpenAPI.Document {
+            lock.lock()
+            defer { lock.unlock() }
+            if !inOrder {
+                // Should Yams refuse what the JSON decoder read, the unordered document stays.
+                if let ordered = try? YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: Yams.serialize(node: tree)) {
+                    document = ordered
+                }
+                inOrder = true
+            }
+            return document
+        }
     }
 
     /// Reads `data` (YAML or JSON).
@@ -57,23 +97,27 @@ public enum DocumentLoader {
         }
         var repairs: [Repair] = []
         let repaired = try repair(root, path: "#", is30: is30, repairs: &repairs)
-        // A JSON document is decoded by Foundation's JSON decoder, from its own bytes when nothing
-        // was repaired: Yams' decoder reads every scalar through YAML's tag resolution, which made
-        // reading Prefect's 550 KB document half of the generation time.
-        let json = isJSON(data) ? (repairs.isEmpty ? data : JSONText.data(of: repaired)) : nil
-        func decoded<Document: Decodable>(_ type: Document.Type) throws -> Document {
-            if let json { return try JSONDecoder().decode(type, from: json) }
-            return try YAMLDecoder().decode(type, from: try Yams.serialize(node: repaired))
-        }
         do {
             if is30 {
-                let document = try decoded(OpenAPIKit30.OpenAPI.Document.self).convert(to: .v3_1_0)
+                let document = try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: try Yams.serialize(node: repaired))
+                    .convert(to: .v3_1_0)
                 // The converted document, written again, is the tree: 3.0's `nullable` and
                 // boolean bounds read as 3.1's. Yams keeps OpenAPIKit's key order.
                 let converted = try Yams.compose(yaml: try YAMLEncoder().encode(document)) ?? repaired
                 return Loaded(document: document, repairs: repairs, sourceVersion: version, tree: converted)
             }
-            let document = try decoded(OpenAPIKit.OpenAPI.Document.self)
+            // A 3.1 document in JSON is checked by Foundation's JSON decoder, from its own bytes
+            // when nothing was repaired: Yams' decoder reads every scalar through YAML's tag
+            // resolution, which made reading Prefect's 550 KB document half of the generation
+            // time. The generator reads the tree; the decoded document's maps are out of order, so
+            // `Loaded.document` decodes it again, in order, if anyone asks. The JSON decoder is strict where
+            // Yams' is lenient (a number or `false` where OpenAPI wants a string, as in
+            // `"version": 1` or an enum of strings holding `false`): what it refuses is read the
+            // lenient way, as before.
+            if isJSON(data), let checked = try? JSONDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: repairs.isEmpty ? data : JSONText.data(of: repaired)) {
+                return Loaded(document: checked, inOrder: false, repairs: repairs, sourceVersion: version, tree: repaired)
+            }
+            let document = try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: try Yams.serialize(node: repaired))
             return Loaded(document: document, repairs: repairs, sourceVersion: version, tree: repaired)
         } catch let error as GenerationError {
             throw error
