@@ -70,10 +70,12 @@ extension URLSession: HTTPTransport {
         let (data, response) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
                 Exchange.sessionCalls.async { [request, file] in
+                    // A call cancelled before its answer came reports the cancel, even when the
+                    // answer won the race with it.
                     let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+                        if call.withLock({ $0.cancelled }) { return continuation.resume(throwing: CancellationError()) }
                         if let response, error == nil { return continuation.resume(returning: (data ?? Data(), response)) }
-                        let cancelled = call.withLock { $0.cancelled }
-                        continuation.resume(throwing: cancelled ? CancellationError() : error ?? URLError(.badServerResponse))
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
                     }
                     let task = file.map { self.uploadTask(with: request, fromFile: $0, completionHandler: finish) }
                         ?? self.dataTask(with: request, completionHandler: finish)

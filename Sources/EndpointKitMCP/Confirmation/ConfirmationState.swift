@@ -44,6 +44,9 @@ struct ConfirmationState: Equatable, Sendable {
         guard parts.count == 3, parts[0] == "v1", let payload = data(base64URL: parts[1]), let signature = data(base64URL: parts[2]) else {
             throw .malformed
         }
+        // Base64 leaves the last character's low bits unused, so four spellings decode to the same
+        // bytes: only the one this server writes is accepted, and any other change is a change.
+        guard base64URL(payload) == parts[1], base64URL(signature) == parts[2] else { throw .forged }
         let expected = SHA256.authenticationCode(for: payload, key: [UInt8](key))
         // Compared in full, whatever differs: no early exit for a timing to measure.
         guard signature.count == expected.count, zip(signature, expected).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { throw .forged }

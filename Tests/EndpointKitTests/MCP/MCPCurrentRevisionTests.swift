@@ -190,10 +190,17 @@ private func http(_ body: Data, method: String? = nil, name: String? = nil, vers
                                                                               "inputResponses": ["confirm": ["action": "accept", "content": ["confirm": true]]]])))
             return (reply["error"] as? [String: Any])?["message"] as? String
         }
-        var tampered = Array(state)
-        let last = tampered.index(before: tampered.endIndex)
-        tampered[last] = tampered[last] == "A" ? "B" : "A"
-        #expect(try await retry(String(tampered)) == "Invalid params: the requestState is refused: its signature does not match: it was changed, or signed with another key; nothing was sent")
+        // The last character of each part, changed in its unused low bits too (A to B: the same
+        // bytes in base64, which once let this test pass a changed state 1 time in 16).
+        for part in [state.split(separator: ".")[1].endIndex, state.endIndex] {
+            for change in [1, 32] {
+                var tampered = Array(state)
+                let last = state.distance(from: state.startIndex, to: part) - 1
+                let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+                tampered[last] = alphabet[(alphabet.firstIndex(of: tampered[last])! + change) % 64]
+                #expect(try await retry(String(tampered)) == "Invalid params: the requestState is refused: its signature does not match: it was changed, or signed with another key; nothing was sent")
+            }
+        }
         #expect(try await retry("v1.e30.AAAA") == "Invalid params: the requestState is refused: its signature does not match: it was changed, or signed with another key; nothing was sent")
         #expect(try await retry("not-a-state") == "Invalid params: the requestState is refused: it is not a requestState this server wrote; nothing was sent")
         #expect(try await retry(state, ["item": "cheer", "quantity": 200]) == "Invalid params: the requestState is refused: it was given for another tool or other arguments; nothing was sent")
