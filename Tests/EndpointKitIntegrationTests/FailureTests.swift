@@ -117,7 +117,9 @@ import Testing
     @Test func `a plain URLSession transport also reports cancellation as CancellationError`() async throws {
         let session = URLSession(configuration: .ephemeral)
         let server = loopback.server(transport: session)
-        let slow = Slow(seconds: 10)
+        // 60 s: the cancel must come before the answer, and in CI the test process once took
+        // more than 10 s between seeing the request at the server and cancelling it.
+        let slow = Slow(seconds: 60)
         let call = Task { try await slow.call(on: server) }
         try await waitUntilServing(slow)
         call.cancel()
