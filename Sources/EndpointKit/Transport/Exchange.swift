@@ -74,33 +74,27 @@ final class Exchange: Sendable {
     /// Waits for the exchange: creates and resumes the task with `makeTask` unless the call was
     /// cancelled first (then no task exists and nothing is sent), and cancels it after `deadline`
     /// seconds (URLSession's resource timeout, which Linux ignores).
-    ///
-    /// The task is made and resumed on ``sessionCalls``, never on the caller's thread.
-    func run(deadline: TimeInterval, makeTask: @escaping @Sendable () -> URLSessionTask) async -> Outcome {
+    func run(deadline: TimeInterval, makeTask: @escaping () -> URLSessionTask) async -> Outcome {
         await withCheckedContinuation { continuation in
-            Self.sessionCalls.async { self.start(deadline: deadline, makeTask: makeTask, continuation: continuation) }
+            let started = state.withLock { state -> Bool in
+                guard !state.cancelled else { return false }
+                state.deadline = deadline
+                let task = makeTask()
+                state.continuation = continuation
+                state.task = task
+                state.phase = .running
+                task.resume()
+                return true
+            }
+            guard started else {
+                return continuation.resume(returning: .failure(CancellationError()))
+            }
+            guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
+            // Added after the start, so only a running exchange can time out; `complete` removes
+            // it, and an exchange that completed before this line is removed at once.
+            Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.stop(timedOut: true) }
+            if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
         }
-    }
-
-    private func start(deadline: TimeInterval, makeTask: () -> URLSessionTask, continuation: CheckedContinuation<Outcome, Never>) {
-        let started = state.withLock { state -> Bool in
-            guard !state.cancelled else { return false }
-            state.deadline = deadline
-            let task = makeTask()
-            state.continuation = continuation
-            state.task = task
-            state.phase = .running
-            task.resume()
-            return true
-        }
-        guard started else {
-            return continuation.resume(returning: .failure(CancellationError()))
-        }
-        guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
-        // Added after the start, so only a running exchange can time out; `complete` removes
-        // it, and an exchange that completed before this line is removed at once.
-        Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.stop(timedOut: true) }
-        if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
     }
 
     /// Cancels the exchange because the calling task was cancelled.
@@ -114,12 +108,10 @@ final class Exchange: Sendable {
             if timedOut { state.timedOut = true } else { state.cancelled = true }
             return state.phase == .running ? state.task : nil
         }
-        // Outside the lock and off the caller's thread: `cancel()` waits for the session's work
-        // queue, whose callbacks may be waiting for this lock, and the caller may be one of Swift's
-        // concurrency threads (a task's cancellation handler). The task was resumed before the
-        // lock let this read it. One that completes in the meantime is `.completed`, which
-        // `cancel()` ignores.
-        Self.cancelElsewhere(task)
+        // Outside the lock: `cancel()` waits for the session's work queue, whose callbacks may be
+        // waiting for this lock. A task that completes in the meantime is already `.completed`,
+        // which `cancel()` ignores.
+        task?.cancel()
     }
 
     /// Stops keeping the body because it passed its size limit, and returns the task to cancel.
@@ -135,24 +127,21 @@ final class Exchange: Sendable {
     /// 4.6 GB that way. From another thread, the delegate goes on dropping chunks as they come.
     private static func cancelElsewhere(_ task: URLSessionTask?) {
         guard let task else { return }
-        sessionCalls.async { task.cancel() }
+        cancellations.async { task.cancel() }
     }
 
-    /// Where every call into URLSession that waits for its work queue is made: making, resuming and
-    /// cancelling a task, and answering a redirect or a challenge. On Linux each waits for the one
-    /// work queue every session in the process shares, which can be busy for seconds (a gzip body
-    /// inflating, callbacks waiting for the delegate). Waiting on one of Swift's concurrency
-    /// threads, or on a thread of the global pool (the same threads on Linux, as many as the
-    /// machine has cores), would stall every task in the process, deadlines included: the test
-    /// suite under two busy loops once lost 40 s that way. A serial queue has a thread of its own
-    /// (Dispatch's overcommit pool), and keeps these calls in the order they were made: a task is
-    /// resumed before it can be cancelled.
-    static let sessionCalls = DispatchQueue(label: "EndpointKit.URLSessionTransport.sessionCalls")
-
-    /// Where deadlines and timers fire and a stream's cancel is handed on: a queue of EndpointKit's
-    /// own, whose blocks never wait for URLSession (what does goes to ``sessionCalls``), so that
-    /// they never hold a thread of the global pool.
+    /// Where deadlines fire, cancels wait for URLSession's work queue, and the session's completion
+    /// handlers are called: a queue of EndpointKit's own, because these calls can block for a
+    /// while. Blocked threads of the global pool (as wide as the machine has cores) would hold up
+    /// every other user of it, the delegate queue included, and the delegate's own thread must
+    /// keep draining callbacks.
     static let cancellations = DispatchQueue(label: "EndpointKit.URLSessionTransport.cancellations", attributes: .concurrent)
+
+    /// Where a bare `URLSession` used as a transport makes, resumes and cancels its tasks (see
+    /// its `send(_:body:context:)`): a serial queue with a thread of its own, so that a task is
+    /// resumed before it can be cancelled, and no cancel waits for URLSession's work queue while
+    /// the Swift runtime holds the calling task's lock.
+    static let sessionCalls = DispatchQueue(label: "EndpointKit.URLSessionTransport.sessionCalls")
 
     // MARK: - The delegate side
 
