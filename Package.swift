@@ -12,11 +12,6 @@ let swiftSettings: [SwiftSetting] = [
 //   traits: ["Generator"]        endpointkit-generate and the generate-endpoints command plugin.
 // Without its trait, each of those products builds empty (the generator says which trait it needs).
 
-// Where SwiftNIO's BSD sockets may carry an app's network traffic: everywhere but watchOS, where
-// Apple allows them for general networking only in rare cases (TN3135). On a watch the
-// AsyncHTTPClient transport compiles to an unavailable stub that names URLSessionTransport.
-let socketPlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS, .linux, .windows, .android, .openbsd, .wasi]
-
 let package = Package(
     name: "EndpointKit",
     platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
@@ -60,10 +55,10 @@ let package = Package(
             name: "EndpointKitAsyncHTTPClient",
             dependencies: [
                 "EndpointKit",
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: socketPlatforms, traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: socketPlatforms, traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: socketPlatforms, traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: socketPlatforms, traits: ["AsyncHTTPClient"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
             ],
             swiftSettings: swiftSettings
         ),

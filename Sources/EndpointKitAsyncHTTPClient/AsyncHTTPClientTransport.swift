@@ -244,11 +244,7 @@ import FoundationNetworking
 /// ```swift
 /// .package(url: "https://github.com/<owner>/EndpointKit", branch: "main", traits: ["AsyncHTTPClient"])
 /// ```
-#if os(watchOS)
-@available(*, unavailable, message: "AsyncHTTPClientTransport is not available on watchOS, where SwiftNIO's BSD sockets are not allowed for general networking (TN3135): use URLSessionTransport, the default")
-#else
-@available(*, unavailable, message: "turn on EndpointKit's \"AsyncHTTPClient\" package trait: .package(url: …, branch: \"main\", traits: [\"AsyncHTTPClient\"])")
-#endif
+@available(*, unavailable, message: "turn on EndpointKit's \"AsyncHTTPClient\" package trait: .package(url: …, branch: \"main\", traits: [\"AsyncHTTPClient\"]); on watchOS it is never available (SwiftNIO's BSD sockets are not allowed there, TN3135): use URLSessionTransport")
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Unavailable without the trait.
     public static var shared: AsyncHTTPClientTransport { AsyncHTTPClientTransport() }
