@@ -50,7 +50,7 @@ package struct EndpointDescription {
     /// arguments must then read back) or only encoded (a request in an OpenAPI document).
     package init<E: Endpoint & Decodable>(_ type: E.Type, builder: SchemaBuilder, server: APIServer, decoded: Bool) throws {
         func failure(_ reason: String) -> EndpointError {
-            EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: reason)
+            EndpointError(kind: .schemaUnavailable, route: String(reflecting: type), reason: reason)
         }
         // Decoded with the wrapper log, so @HeaderField names and @EncodedArray styles are as declared.
         let misses = CodingKeyName.missesOnThisThread
@@ -189,7 +189,7 @@ package struct EndpointDescription {
         }
         guard depth < 8 else {
             throw EndpointError(
-                kind: .schemaUnavailable, endpoint: name,
+                kind: .schemaUnavailable, route: name,
                 reason: "its query parameter \(name) nests objects more than 8 deep (a recursive type?), which a query cannot describe; send it in the body")
         }
         let requiredNames = Set((resolved["required"]?.arrayValue ?? []).compactMap(\.stringValue))

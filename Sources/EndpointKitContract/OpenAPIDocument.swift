@@ -51,7 +51,7 @@ public struct OpenAPIDocument: Sendable {
             if let index = paths.firstIndex(where: { $0.key == path }) {
                 guard paths[index].value[method] == nil else {
                     throw EndpointError(
-                        kind: .schemaUnavailable, endpoint: String(reflecting: type),
+                        kind: .schemaUnavailable, route: String(reflecting: type),
                         reason: "another endpoint already has \(method.uppercased()) \(path); an OpenAPI document holds one operation per method and path")
                 }
                 paths[index].value[method] = operation
@@ -102,7 +102,7 @@ public struct OpenAPIDocument: Sendable {
         let method = description.restful.method.rawValue.lowercased()
         guard ["get", "put", "post", "delete", "options", "head", "patch", "trace"].contains(method) else {
             throw EndpointError(
-                kind: .schemaUnavailable, endpoint: String(reflecting: type),
+                kind: .schemaUnavailable, route: String(reflecting: type),
                 reason: "its method \(description.restful.method.rawValue) has no place in an OpenAPI 3.1 document, whose path items hold GET, PUT, POST, DELETE, OPTIONS, HEAD, PATCH and TRACE only; leave the endpoint out of the document")
         }
         let documentation = (type as? any Documented.Type)?.documentation

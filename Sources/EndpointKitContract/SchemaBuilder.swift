@@ -73,7 +73,7 @@ package final class SchemaBuilder {
     /// `CheerHistory.ReturnPayloadType` for `Demo.CheerHistory.ReturnPayloadType`: the type's name
     /// without its module, with characters OpenAPI refuses in names replaced by `_`.
     package static func baseName(of type: Any.Type) -> String {
-        EndpointError.operationName(of: type)  // one rule for errors, documents and tools
+        EndpointError.operationID(of: type)  // one rule for errors, documents and tools
     }
 
     func reference(to type: Any.Type) -> JSONValue {
@@ -131,7 +131,7 @@ package final class SchemaBuilder {
     package static func checkCaseNames(of type: Any.Type, since misses: Int) throws(EndpointError) {
         guard CodingKeyName.missesOnThisThread != misses else { return }
         throw EndpointError(
-            kind: .schemaUnavailable, endpoint: String(reflecting: type),
+            kind: .schemaUnavailable, route: String(reflecting: type),
             reason: "its schema cannot name its properties as a Debug build would: \(CodingKeyName.missingNamesProblem)")
     }
 
@@ -481,7 +481,7 @@ package final class SchemaBuilder {
 
     static func unavailable(_ type: Any.Type, because reason: String) -> EndpointError {
         EndpointError(
-            kind: .schemaUnavailable, endpoint: String(reflecting: type),
+            kind: .schemaUnavailable, route: String(reflecting: type),
             reason: "its JSON Schema cannot be derived from its Decodable conformance: \(reason). Describe it by hand: conform \(String(describing: type)) to CustomJSONSchema")
     }
 

@@ -110,7 +110,7 @@ public final class ReplayTransport: HTTPTransport {
     /// replayed) whole.
     ///
     /// ```swift
-    /// let (body, response) = try await transport.send(request, body: nil, context: TransportContext(endpoint: Me()))
+    /// let (body, response) = try await transport.send(request, body: nil, context: TransportContext(input: Me()))
     /// ```
     ///
     /// - Throws: `EndpointError/Kind/notStubbed` when replaying a request that has no recording;
@@ -134,7 +134,7 @@ public final class ReplayTransport: HTTPTransport {
         let (answer, response) = try await transport.send(request, body: sent, context: context)
         let responseBody = try await answer.collect(upTo: context.maximumResponseSize ?? .max)
         try record(RecordedExchange(
-            endpoint: String(describing: type(of: context.endpoint)), request: request, body: bytes, response: response,
+            endpoint: String(describing: type(of: context.input)), request: request, body: bytes, response: response,
             responseBody: responseBody, redaction: redaction), request: request)
         return (.data(responseBody), response)
     }
@@ -157,7 +157,7 @@ public final class ReplayTransport: HTTPTransport {
             try exchange.fileContents().write(to: directory.appendingPathComponent(exchange.fileName(number: number)), options: .atomic)
         } catch {
             throw EndpointError(
-                kind: .transportFailed, endpoint: ResponseDecoder.label(for: request),
+                kind: .transportFailed, route: EndpointError.route(of: request),
                 reason: "the answer arrived but could not be recorded in \(directory.path): \(error)",
                 request: request, underlyingError: error)
         }
@@ -194,7 +194,7 @@ public final class ReplayTransport: HTTPTransport {
             if let other = similar.first {
                 reason += ". \(similar.count) recording\(similar.count == 1 ? "" : "s") of \(method) \(url) \(similar.count == 1 ? "has" : "have") another body, e.g. \(EndpointError.snippet(of: Data(other.requestBody.utf8), limit: 200))"
             }
-            throw EndpointError(kind: .notStubbed, endpoint: ResponseDecoder.label(for: request), reason: reason, request: request)
+            throw EndpointError(kind: .notStubbed, route: EndpointError.route(of: request), reason: reason, request: request)
         }
         let response = try StubbedResponse.make(
             url: request.url ?? directory, status: answer.status, headers: answer.headers, payload: nil)
@@ -216,7 +216,7 @@ public final class ReplayTransport: HTTPTransport {
     /// Every recording in the directory, by request key, each key's in the order recorded.
     private func loadRecordings(for request: URLRequest) throws(EndpointError) -> [String: [RecordedAnswer]] {
         func failure(_ reason: String) -> EndpointError {
-            EndpointError(kind: .notStubbed, endpoint: ResponseDecoder.label(for: request), reason: reason, request: request)
+            EndpointError(kind: .notStubbed, route: EndpointError.route(of: request), reason: reason, request: request)
         }
         let names: [String]
         do {

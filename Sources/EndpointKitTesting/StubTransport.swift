@@ -154,7 +154,7 @@ public final class StubTransport: HTTPTransport {
         guard let answer else {
             let names = stubbed.sorted()
             throw EndpointError(
-                kind: .notStubbed, endpoint: ResponseDecoder.label(for: request),
+                kind: .notStubbed, route: EndpointError.route(of: request),
                 reason: "\(E.self) has no stub, so the call was not sent anywhere; the stubbed endpoints are "
                     + (names.isEmpty ? "none" : names.joined(separator: ", "))
                     + ". Add one with stubs.on(\(E.self).self, …)",
@@ -169,7 +169,7 @@ public final class StubTransport: HTTPTransport {
     /// any other answer comes whole.
     ///
     /// ```swift
-    /// let (body, response) = try await stubs.send(request, body: nil, context: TransportContext(endpoint: Me()))
+    /// let (body, response) = try await stubs.send(request, body: nil, context: TransportContext(input: Me()))
     /// ```
     ///
     /// - Throws: `EndpointError/Kind/notStubbed` when the endpoint has no stub; the stub's
@@ -177,7 +177,7 @@ public final class StubTransport: HTTPTransport {
     public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
         var request = request
         if let body { request.httpBody = try await body.collect(upTo: .max) }
-        return try await reply(to: request, for: context.endpoint, streams: context.streamsResponse)
+        return try await reply(to: request, for: context.input, streams: context.streamsResponse)
     }
 
     private func reply<E: Endpoint>(to request: URLRequest, for endpoint: E, streams: Bool) async throws -> (MessageBody, HTTPURLResponse) {

@@ -35,7 +35,7 @@ final class StubbedResponse: HTTPURLResponse, PayloadCarrier, @unchecked Sendabl
         }
         guard let response else {
             throw EndpointError(
-                kind: .notStubbed, endpoint: url.absoluteString,
+                kind: .notStubbed, route: url.absoluteString,
                 reason: "Foundation could not make a response with status \(status) and headers \(headers.keys.sorted())")
         }
         return response

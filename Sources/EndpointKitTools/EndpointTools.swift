@@ -180,7 +180,7 @@ public struct EndpointTools: Sendable {
         try checkNames()
         guard let tool = tools.first(where: { $0.name == name }) else {
             throw EndpointError(
-                kind: .invalidToolCall, endpoint: name,
+                kind: .invalidToolCall, route: name,
                 reason: "there is no tool named \"\(name)\"; the tools are \(names.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         return try await tool.call(arguments, in: self, secrets: secrets)
@@ -190,7 +190,7 @@ public struct EndpointTools: Sendable {
         var seen: Set<String> = []
         for tool in tools where !seen.insert(tool.name).inserted {
             throw EndpointError(
-                kind: .schemaUnavailable, endpoint: tool.typeName,
+                kind: .schemaUnavailable, route: tool.typeName,
                 reason: "two endpoints are both named \"\(tool.name)\" as tools; offer only one of them")
         }
     }

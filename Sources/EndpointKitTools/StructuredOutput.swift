@@ -48,10 +48,10 @@ public struct StructuredOutput<Value: Decodable>: Sendable {
         do {
             strict = try StrictSchema.transform(root, at: ownName)
         } catch let problem as StrictSchema.Problem {
-            throw EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: "it has no form in OpenAI's strict mode: \(problem.reason)")
+            throw EndpointError(kind: .schemaUnavailable, route: String(reflecting: type), reason: "it has no form in OpenAI's strict mode: \(problem.reason)")
         }
         guard strict["type"] == .string("object") else {
-            throw EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: "a structured answer must be an object, so wrap the value in a struct")
+            throw EndpointError(kind: .schemaUnavailable, route: String(reflecting: type), reason: "a structured answer must be an object, so wrap the value in a struct")
         }
         schema = RawJSON(strict)
         responseFormat = RawJSON(.object(["type": .string("json_schema"), "json_schema": .object([

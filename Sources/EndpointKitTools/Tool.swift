@@ -79,7 +79,7 @@ struct Tool: Sendable {
     /// What a definition is made from: the description and the arguments' schema with its `$defs`.
     private static func arguments<E: Endpoint & Decodable>(of type: E.Type, name: String, server: APIServer) throws -> (EndpointDescription, JSONValue) {
         func refused(_ reason: String) -> EndpointError {
-            EndpointError(kind: .schemaUnavailable, endpoint: String(reflecting: type), reason: reason)
+            EndpointError(kind: .schemaUnavailable, route: String(reflecting: type), reason: reason)
         }
         if E.ReturnPayloadType.self is any StreamedPayload.Type {
             throw refused("it streams its answer, which a tool result cannot hold; offer an endpoint that returns the whole payload")
@@ -106,7 +106,7 @@ struct Tool: Sendable {
                 schema = try StrictSchema.transform(schema, at: name)
             } catch let problem as StrictSchema.Problem {
                 throw EndpointError(
-                    kind: .schemaUnavailable, endpoint: String(reflecting: type),
+                    kind: .schemaUnavailable, route: String(reflecting: type),
                     reason: "its arguments have no form in OpenAI's strict mode: \(problem.reason)")
             }
         }
@@ -218,13 +218,13 @@ struct Tool: Sendable {
         _ type: E.Type, name: String, arguments: Arguments, tools: EndpointTools
     ) throws -> Prepared<E> {
         func invalid(_ reason: String) -> EndpointError {
-            EndpointError(kind: .invalidToolCall, endpoint: name, reason: reason)
+            EndpointError(kind: .invalidToolCall, route: name, reason: reason)
         }
         let server: APIServer
         if let chosen = tools.server ?? E.server ?? APIServer.default {
             server = chosen
         } else {
-            throw EndpointError(kind: .invalidRequest, endpoint: name, reason: "no server is configured: pass one to EndpointTools(_:on:) or set APIServer.default")
+            throw EndpointError(kind: .invalidRequest, route: name, reason: "no server is configured: pass one to EndpointTools(_:on:) or set APIServer.default")
         }
         let (_, schema) = try Self.arguments(of: type, name: name, server: server)
 
@@ -281,13 +281,13 @@ struct Tool: Sendable {
         let (endpoint, server) = (call.endpoint, call.server)
         if let pending = call.pending, let confirmation = tools.confirmation {
             guard await confirmation(pending) else {
-                throw EndpointError(kind: .toolCallDeclined, endpoint: name, reason: "the user declined to \(pending.method) \(pending.url.path)")
+                throw EndpointError(kind: .toolCallDeclined, route: name, reason: "the user declined to \(pending.method) \(pending.url.path)")
             }
         }
         try Task.checkCancellation()
         let received = Locked(Data())
         let response = try await endpoint.perform(on: server, options: CallOptions(
-            observeAttempt: { request, scope in secrets.record(request, scope: scope) },
+            observeAttempt: { request, credentials in secrets.record(request, credentials: credentials) },
             receivedBody: { body in received.withLock { $0 = body } }))
         return ToolResults.value(of: response.payload, body: received.withLock { $0 }, status: response.statusCode, encoder: server.encoder)
     }

@@ -9,7 +9,7 @@ import FoundationNetworking
 ///
 /// A server may echo the request: a debugging endpoint, a 401 or 500 page that repeats the
 /// headers, a body that fails to decode. Each request that leaves the middleware chain is
-/// recorded here (through ``CallScope/observeAttempt``), and its secrets are:
+/// recorded here (through the call's attempt observer), and its secrets are:
 /// - the values of `Authorization`, `Proxy-Authorization` and `Cookie`, and of every header an
 ///   authorization middleware registered; for `Scheme credentials` the credentials alone too;
 ///   for `Basic` also the decoded `user:password` pair, the user name and the password; for a cookie list each
@@ -28,13 +28,13 @@ final class ToolSecrets: Sendable {
     /// Shorter secrets are replaced only as whole strings.
     static let shortest = 4
 
-    /// Records the credentials on `request`, as the chain sends it, with the names `scope`'s
-    /// middlewares registered.
-    func record(_ request: URLRequest, scope: CallScope) {
+    /// Records the credentials on `request`, as the chain sends it: the values of the names in
+    /// `credentials` (what its middlewares registered).
+    func record(_ request: URLRequest, credentials: CredentialNames) {
         var found: [String] = []
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             let lowercased = name.lowercased()
-            guard scope.credentials.containsHeader(lowercased) else { continue }
+            guard credentials.containsHeader(lowercased) else { continue }
             found.append(value)
             if lowercased == "cookie" {
                 for pair in value.split(separator: ";") {
@@ -54,9 +54,9 @@ final class ToolSecrets: Sendable {
                 }
             }
         }
-        if !scope.credentials.queryParameters.isEmpty, let url = request.url,
+        if !credentials.queryParameters.isEmpty, let url = request.url,
            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems {
-            for item in items where scope.credentials.queryParameters.contains(item.name) {
+            for item in items where credentials.queryParameters.contains(item.name) {
                 if let value = item.value { found.append(value) }
             }
         }

@@ -101,7 +101,7 @@ import Testing
             try await Note(text: "buy bread", pinned: true).call(on: server(origin, ReplayTransport(directory: directory, mode: .replay)))
         }
         #expect(unrecorded?.kind == .notStubbed)
-        #expect(unrecorded?.endpoint == "POST /notes/replay")
+        #expect(unrecorded?.route == "POST /notes/replay")
     }
 }
 #endif

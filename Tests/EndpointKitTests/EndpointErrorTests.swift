@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func `an EndpointError thrown by a transport passes through unchanged`() async throws {
-        let original = EndpointError(kind: .transportFailed, endpoint: "custom", reason: "mock says no")
+        let original = EndpointError(kind: .transportFailed, route: "custom", reason: "mock says no")
         let error = try await #require(throws: EndpointError.self) {
             try await Me().call(on: .stub(FailingTransport(error: original)))
         }
@@ -61,13 +61,13 @@ import Testing
     }
 
     @Test(arguments: [
-        (EndpointError(kind: .invalidRequest, endpoint: "GET /me", reason: "x"), "The request could not be made."),
-        (EndpointError(kind: .decodingFailed, endpoint: "GET /me", reason: "x", responseBody: Data("secret".utf8)), "The server's answer could not be read."),
-        (EndpointError(kind: .transportFailed, endpoint: "GET /me", reason: "x", underlyingError: URLError(.timedOut)), "The request timed out."),
-        (EndpointError(kind: .transportFailed, endpoint: "GET /me", reason: "x", underlyingError: URLError(.cannotConnectToHost)), "The server could not be reached."),
-        (EndpointError(kind: .authorizationFailed, endpoint: "token refresh", reason: "x"), "The session has expired. Please sign in again."),
-        (EndpointError(kind: .redirectRefused, endpoint: "GET /me", reason: "x"), "The server redirected to an address that is not allowed."),
-        (EndpointError(kind: .responseTooLarge, endpoint: "GET /me", reason: "x"), "The server's answer was too large."),
+        (EndpointError(kind: .invalidRequest, route: "GET /me", reason: "x"), "The request could not be made."),
+        (EndpointError(kind: .decodingFailed, route: "GET /me", reason: "x", responseBody: Data("secret".utf8)), "The server's answer could not be read."),
+        (EndpointError(kind: .transportFailed, route: "GET /me", reason: "x", underlyingError: URLError(.timedOut)), "The request timed out."),
+        (EndpointError(kind: .transportFailed, route: "GET /me", reason: "x", underlyingError: URLError(.cannotConnectToHost)), "The server could not be reached."),
+        (EndpointError(kind: .authorizationFailed, route: "token refresh", reason: "x"), "The session has expired. Please sign in again."),
+        (EndpointError(kind: .redirectRefused, route: "GET /me", reason: "x"), "The server redirected to an address that is not allowed."),
+        (EndpointError(kind: .responseTooLarge, route: "GET /me", reason: "x"), "The server's answer was too large."),
     ])
     func `the text for end users is short and holds no request details`(error: EndpointError, text: String) {
         #expect(error.localizedDescription == text)

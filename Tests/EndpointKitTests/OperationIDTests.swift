@@ -29,7 +29,7 @@ private struct ScoreFeed: Endpoint {
         let refused = server { $0.on(BuyCheer.self, .status(404)) }
         let status = await #expect(throws: EndpointError.self) { try await BuyCheer(identifier: "a").call(on: refused) }
         #expect(status?.operationID == "BuyCheer")
-        #expect(status?.endpoint == "POST /api/v2/purchase_cheer")  // the human text stays
+        #expect(status?.route == "POST /api/v2/purchase_cheer")  // the human text stays
 
         let garbled = server { $0.on(BuyCheer.self, .json(#"{"balance": "many"}"#)) }
         let decoding = await #expect(throws: EndpointError.self) { try await BuyCheer(identifier: "a").call(on: garbled) }
@@ -56,6 +56,6 @@ private struct ScoreFeed: Endpoint {
     }
 
     @Test func `an error made outside a call has no operation`() {
-        #expect(EndpointError(kind: .transportFailed, endpoint: "GET /me", reason: "offline").operationID == nil)
+        #expect(EndpointError(kind: .transportFailed, route: "GET /me", reason: "offline").operationID == nil)
     }
 }

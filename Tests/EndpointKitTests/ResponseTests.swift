@@ -146,9 +146,9 @@ import Testing
     }
 
     @Test func `the status sentence uses the reason phrase`() {
-        #expect(ResponseDecoder.statusText(404) == "404 Not Found")
-        #expect(ResponseDecoder.statusText(500) == "500 Internal Server Error")
-        #expect(ResponseDecoder.statusText(422) == "422 Unprocessable Content")
-        #expect(ResponseDecoder.statusText(799) == "799")
+        #expect(EndpointError.statusText(404) == "404 Not Found")
+        #expect(EndpointError.statusText(500) == "500 Internal Server Error")
+        #expect(EndpointError.statusText(422) == "422 Unprocessable Content")
+        #expect(EndpointError.statusText(799) == "799")
     }
 }

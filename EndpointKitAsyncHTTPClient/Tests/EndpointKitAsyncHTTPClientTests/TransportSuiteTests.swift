@@ -222,7 +222,7 @@ struct Echo: Decodable, Sendable {
         var request = URLRequest(url: origin.appendingPathComponent("stream/upload-size"))
         request.httpMethod = "PUT"
         request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
-        let context = TransportContext(endpoint: Upload(bytes: Data()), timeout: 60, maximumResponseSize: 1 << 20,
+        let context = TransportContext(input: Upload(bytes: Data()), timeout: 60, maximumResponseSize: 1 << 20,
                                        uploadProgress: { reports.add($0) })
         let (body, response) = try await TransportKind.asyncHTTPClientTransport.send(request, body: .data(Data(repeating: 3, count: size)), context: context)
         #expect(response.statusCode == 200)

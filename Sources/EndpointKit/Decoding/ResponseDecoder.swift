@@ -20,7 +20,7 @@ package enum ResponseDecoder {
     ) throws(EndpointError) -> Payload {
         func failure(_ kind: EndpointError.Kind, _ reason: String, _ underlying: (any Error)? = nil) -> EndpointError {
             EndpointError(
-                kind: kind, endpoint: label(for: request), reason: reason, request: request,
+                kind: kind, route: EndpointError.route(of: request), reason: reason, request: request,
                 response: response, responseBody: body, underlyingError: underlying)
         }
 
@@ -42,8 +42,8 @@ package enum ResponseDecoder {
                 ? " to a conditional request; declare the payload optional (nil means unchanged) or add an HTTPCache middleware"
                 : ""
             throw EndpointError(
-                kind: .unacceptableStatus, endpoint: label(for: request),
-                reason: "the server answered \(statusText(status))\(advice)", request: request,
+                kind: .unacceptableStatus, route: EndpointError.route(of: request),
+                reason: "the server answered \(EndpointError.statusText(status))\(advice)", request: request,
                 response: response, responseBody: body, errorPayload: errorPayload,
                 errorPayloadDecodingError: errorPayloadFailure)
         }
@@ -64,7 +64,7 @@ package enum ResponseDecoder {
             let contentType = response.value(forHTTPHeaderField: "Content-Type")
             guard let text = TextDecoding.string(from: body, contentType: contentType) as? Payload else {
                 throw failure(.decodingFailed,
-                    "the server answered \(statusText(status)), but the body is not valid \(TextDecoding.charsetName(in: contentType)) text")
+                    "the server answered \(EndpointError.statusText(status)), but the body is not valid \(TextDecoding.charsetName(in: contentType)) text")
             }
             return text
         }
@@ -73,21 +73,21 @@ package enum ResponseDecoder {
         }
         guard !body.isEmpty else {
             throw failure(.decodingFailed,
-                "the server answered \(statusText(status)) with no body, but \(payloadName) is decoded from JSON; use EmptyPayload (or an optional payload) for endpoints that may return nothing")
+                "the server answered \(EndpointError.statusText(status)) with no body, but \(payloadName) is decoded from JSON; use EmptyPayload (or an optional payload) for endpoints that may return nothing")
         }
         let contentType = response.value(forHTTPHeaderField: "Content-Type")
         guard let contentType, isJSON(contentType) else {
             throw failure(.unexpectedContentType,
-                "the server answered \(statusText(status)) with \(contentType.map { "Content-Type \($0)" } ?? "no Content-Type"), but \(payloadName) is decoded from JSON")
+                "the server answered \(EndpointError.statusText(status)) with \(contentType.map { "Content-Type \($0)" } ?? "no Content-Type"), but \(payloadName) is decoded from JSON")
         }
         do {
             return try decoder.decode(Payload.self, from: body)
         } catch let error as DecodingError {
             throw failure(.decodingFailed,
-                "the server answered \(statusText(status)), but the body could not be decoded as \(payloadName): \(describe(error))\(hint(for: error, decoder: decoder))", error)
+                "the server answered \(EndpointError.statusText(status)), but the body could not be decoded as \(payloadName): \(CodingPathText.describe(error))\(hint(for: error, decoder: decoder))", error)
         } catch {
             throw failure(.decodingFailed,
-                "the server answered \(statusText(status)), but the body could not be decoded as \(payloadName): \(error)", error)
+                "the server answered \(EndpointError.statusText(status)), but the body could not be decoded as \(payloadName): \(error)", error)
         }
     }
 
@@ -114,37 +114,6 @@ package enum ResponseDecoder {
         return ". The decoder converts the JSON's snake_case keys to camelCase before matching, so a CodingKeys raw value must be written \"\(camel)\" (or left out), not \"\(key.stringValue)\"; or decode with keyDecodingStrategy = .useDefaultKeys"
     }
 
-    /// `"POST /api/v2/purchase_cheer"`: the method and the percent-encoded path of `request`.
-    package static func label(for request: URLRequest) -> String {
-        let method = request.httpMethod ?? "GET"
-        guard let url = request.url else { return method }
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
-        return "\(method) \(path.isEmpty ? "/" : path)"
-    }
-
-    /// `"404 Not Found"`: the code and its RFC 9110 reason phrase, the same on every platform.
-    static func statusText(_ status: Int) -> String {
-        reasonPhrases[status].map { "\(status) \($0)" } ?? "\(status)"
-    }
-
-    private static let reasonPhrases: [Int: String] = [
-        100: "Continue", 101: "Switching Protocols",
-        200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information",
-        204: "No Content", 205: "Reset Content", 206: "Partial Content",
-        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other",
-        304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
-        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden",
-        404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
-        409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
-        413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type",
-        416: "Range Not Satisfiable", 417: "Expectation Failed", 421: "Misdirected Request",
-        422: "Unprocessable Content", 423: "Locked", 425: "Too Early", 426: "Upgrade Required",
-        428: "Precondition Required", 429: "Too Many Requests",
-        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
-        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
-        503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
-    ]
-
     /// Whether a `Content-Type` value names JSON: `application/json` or any `+json` type.
     static func isJSON(_ contentType: String) -> Bool {
         if contentType == "application/json" || contentType.hasPrefix("application/json;") {
@@ -155,22 +124,4 @@ package enum ResponseDecoder {
         return trimmed == "application/json" || (trimmed.hasPrefix("application/") && trimmed.hasSuffix("+json"))
     }
 
-    /// A sentence fragment naming what was wrong and where, e.g.
-    /// `the key "creator" is missing at history[0]`.
-    static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, let context):
-            "the key \"\(key.stringValue)\" is missing at \(CodingPathText.render(context.codingPath))"
-        case .valueNotFound(let type, let context):
-            "expected \(type) but found null at \(CodingPathText.render(context.codingPath))"
-        case .typeMismatch(let type, let context):
-            "expected \(type) at \(CodingPathText.render(context.codingPath)) (\(context.debugDescription))"
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            "the body is not valid JSON (\(context.debugDescription))"
-        case .dataCorrupted(let context):
-            "invalid value at \(CodingPathText.render(context.codingPath)) (\(context.debugDescription))"
-        @unknown default:
-            "\(error)"
-        }
-    }
 }

@@ -35,7 +35,7 @@ package struct PreparedRequest: Sendable {
             pendingBody = nil
         } catch {
             throw EndpointError(
-                kind: .invalidRequest, endpoint: RequestBuilder.label(restful, prefix: prefix),
+                kind: .invalidRequest, route: RequestBuilder.label(restful, prefix: prefix),
                 reason: "the multipart body could not be written: \(RequestBuilder.describe(error))", underlyingError: error)
         }
     }
@@ -54,7 +54,7 @@ package enum RequestBuilder {
         let base = server.plan.base(version: restful.version, prefix: restful.prefix)
         func failure(_ reason: String, _ underlying: (any Error)? = nil) -> EndpointError {
             EndpointError(
-                kind: .invalidRequest, endpoint: label(restful, prefix: base.prefix), reason: reason, underlyingError: underlying)
+                kind: .invalidRequest, route: label(restful, prefix: base.prefix), reason: reason, underlyingError: underlying)
         }
 
         guard let template = PathTemplate.parsed(restful.path) else {
@@ -179,7 +179,7 @@ package enum RequestBuilder {
     static func retarget(_ prepared: inout PreparedRequest, to url: URL, on server: APIServer) throws(EndpointError) {
         let label = label(prepared.restful, prefix: prepared.prefix)
         func failure(_ reason: String) -> EndpointError {
-            EndpointError(kind: .invalidRequest, endpoint: label, reason: reason)
+            EndpointError(kind: .invalidRequest, route: label, reason: reason)
         }
         let target: URL?
         if url.scheme != nil || url.baseURL != nil {

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension EndpointResponse {
     /// The links of the response's `Link` header (RFC 8288), each target resolved against the

@@ -68,7 +68,7 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
             }
             fetched += 1
             guard seen.insert(RequestSignature(page.request, endpoint: endpoint)).inserted else {
-                throw failure("page \(fetched) repeats a page already fetched (\(ResponseDecoder.label(for: page.request))), so the server's pages would never end", at: current)
+                throw failure("page \(fetched) repeats a page already fetched (\(EndpointError.route(of: page.request))), so the server's pages would never end", at: current)
             }
             switch try E.pagination.next(endpoint, page) {
             case .url(let url)?: upcoming = .url(url, from: endpoint)
@@ -82,7 +82,7 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
             let endpoint = switch current {
             case .endpoint(let value), .url(_, let value): value.endpoint.description
             }
-            return EndpointError(kind: .paginationFailed, endpoint: endpoint, reason: reason)
+            return EndpointError(kind: .paginationFailed, route: endpoint, reason: reason)
         }
     }
 }

@@ -169,7 +169,7 @@ private extension Int {
         let (sum, overflow) = addingReportingOverflow(amount)
         if overflow {
             throw EndpointError(
-                kind: .paginationFailed, endpoint: String(describing: Root.self),
+                kind: .paginationFailed, route: String(describing: Root.self),
                 reason: "the page number or offset \(self) cannot grow by \(amount) without overflowing")
         }
         return sum

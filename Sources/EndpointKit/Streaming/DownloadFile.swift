@@ -85,7 +85,7 @@ struct DownloadFile: Sendable {
                 return (try finish(), response)
             }
             throw EndpointError(
-                kind: .transportFailed, endpoint: label,
+                kind: .transportFailed, route: label,
                 reason: "the server's answers could not resume the download, nor start it over")
         } catch {
             // A download that may resume keeps its bytes, if the server gave a validator to resume with.
@@ -146,7 +146,7 @@ struct DownloadFile: Sendable {
         if offset == 0 {
             guard FileProtection.createFile(atPath: partial.path) else {
                 throw EndpointError(
-                    kind: .invalidRequest, endpoint: label, reason: "the file \(partial.path) could not be created")
+                    kind: .invalidRequest, route: label, reason: "the file \(partial.path) could not be created")
             }
         }
         let handle = try FileHandle(forWritingTo: partial)
@@ -159,7 +159,7 @@ struct DownloadFile: Sendable {
             written += Int64(chunk.count)
             if let limit, written > limit {
                 throw EndpointError(
-                    kind: .responseTooLarge, endpoint: label,
+                    kind: .responseTooLarge, route: label,
                     reason: "the download is larger than \(limit) bytes, so it was stopped (raise the endpoint's static maximumResponseSize if it is expected)",
                     response: response)
             }
@@ -168,7 +168,7 @@ struct DownloadFile: Sendable {
         }
         if let expected, written < expected {
             throw EndpointError(
-                kind: .transportFailed, endpoint: label,
+                kind: .transportFailed, route: label,
                 reason: "the download ended after \(written) of \(expected) bytes", response: response)
         }
         if expected == nil { progress?(TransferProgress(completed: written, expected: nil), isFinal: true) }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 // MARK: - API
 
@@ -75,7 +72,7 @@ extension Endpoint {
         let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-\(UUID().uuidString)")
         let file = DownloadFile(
             target: target, resumable: resumable && destination != nil, limit: Self.maximumResponseSize,
-            label: ResponseDecoder.label(for: prepared.request))
+            label: EndpointError.route(of: prepared.request))
         let (url, response) = try await file.download(progress: progress) { range in
             var request = prepared
             if let range {

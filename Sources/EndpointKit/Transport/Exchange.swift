@@ -127,15 +127,8 @@ final class Exchange: Sendable {
     /// 4.6 GB that way. From another thread, the delegate goes on dropping chunks as they come.
     private static func cancelElsewhere(_ task: URLSessionTask?) {
         guard let task else { return }
-        cancellations.async { task.cancel() }
+        Deadlines.cancellations.async { task.cancel() }
     }
-
-    /// Where deadlines fire, cancels wait for URLSession's work queue, and the session's completion
-    /// handlers are called: a queue of EndpointKit's own, because these calls can block for a
-    /// while. Blocked threads of the global pool (as wide as the machine has cores) would hold up
-    /// every other user of it, the delegate queue included, and the delegate's own thread must
-    /// keep draining callbacks.
-    static let cancellations = DispatchQueue(label: "EndpointKit.URLSessionTransport.cancellations", attributes: .concurrent)
 
     /// Where a bare `URLSession` used as a transport makes, resumes and cancels its tasks (see
     /// its `send(_:body:context:)`): a serial queue with a thread of its own, so that a task is
@@ -173,7 +166,7 @@ final class Exchange: Sendable {
             // too far behind), and `cancel()` there would wait for the work queue, which waits for
             // the delegate: every URLSession call in the process would stall.
             onCancel: { [weak self] in
-                Exchange.cancellations.async { [weak self] in self?.cancel() }
+                Deadlines.cancellations.async { [weak self] in self?.cancel() }
             })
         let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
             guard !state.cancelled, !state.timedOut else { return nil }
@@ -264,7 +257,7 @@ final class Exchange: Sendable {
         if state.tooLarge, let limit = context.maximumResponseSize {
             return .failure(TransportRefusal.tooLarge(limit: limit, response: state.response))
         }
-        if state.timedOut { return .failure(MiddlewareChain.timedOut(after: state.deadline)) }
+        if state.timedOut { return .failure(URLError.timeout(after: state.deadline)) }
         if state.cancelled { return .failure(CancellationError()) }
         if state.tooManyRedirects {
             return .failure(URLError(.httpTooManyRedirects, userInfo: [

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension URLError {
     /// What happened, in words, with the code for searching: `could not connect to the server
@@ -33,4 +30,10 @@ extension URLError {
 
     /// The `userInfo` key of the detail EndpointKit gives its own timeouts.
     static let timeoutDetailKey = "EndpointKitTimeoutDetail"
+
+    /// The error of an attempt that took longer than its timeout: `doing` says where it was.
+    static func timeout(after seconds: TimeInterval, while doing: String? = nil) -> URLError {
+        let description = doing.map { "the timeout of \(seconds) s passed while \($0)" } ?? "no answer within \(seconds) s"
+        return URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: description, URLError.timeoutDetailKey: description])
+    }
 }

@@ -18,7 +18,7 @@ nonisolated struct RequestID: EndpointMiddleware {
         var request = request
         request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
         let (answer, response) = try await next(request, body)
-        if context.endpointName == "PurchaseCheer", response.statusCode == 402 { /* … */ }
+        if context.operationID == "PurchaseCheer", response.statusCode == 402 { /* … */ }
         return (answer, response)
     }
 }

@@ -88,7 +88,7 @@ import Testing
         "https://other.example.com/me", "http://api.example.com/me", "https://api.example.com:8443/me",
     ])
     func `credentials are never added for another origin`(url: String) async throws {
-        let context = MiddlewareContext(endpointName: "Me", method: .get, pathTemplate: "me", origin: URL(string: "https://api.example.com")!)
+        let context = MiddlewareContext(operationID: "Me", method: .get, pathTemplate: "me", origin: URL(string: "https://api.example.com")!)
         let middlewares: [any EndpointMiddleware] = [
             HTTPBearerAuthorization(token: "t"), HTTPBasicAuthorization(username: "u", password: "p"),
             APIKeyAuthorization(header: "X-API-Key", value: "k"), APIKeyAuthorization(queryParameter: "key", value: "k"),

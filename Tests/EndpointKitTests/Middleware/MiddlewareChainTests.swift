@@ -18,7 +18,7 @@ import Testing
             var request = request
             let trail = request.value(forHTTPHeaderField: "X-Trail").map { $0 + "," } ?? ""
             request.setValue(trail + name, forHTTPHeaderField: "X-Trail")
-            seen.withLock { $0.append("\(name) \(context.endpointName) \(context.method) \(context.pathTemplate) v\(context.version) auth=\(context.requiresAuthorization) retry=\(context.isRetryable)") }
+            seen.withLock { $0.append("\(name) \(context.operationID) \(context.method) \(context.pathTemplate) v\(context.version) auth=\(context.requiresAuthorization) retry=\(context.isRetryable)") }
             let answer = try await next(request, body)
             seen.withLock { $0.append("back through \(name)") }
             return answer

@@ -100,14 +100,14 @@ private func json(_ schema: JSONSchema) throws -> String {
     @Test func `an enum with associated values is an error that names it and says how to describe it`() throws {
         let error = try #require(throws: EndpointError.self) { try JSONSchema(for: Drawing.self) }
         #expect(error.kind == .schemaUnavailable)
-        #expect(error.endpoint.hasSuffix("Shape"))
+        #expect(error.route.hasSuffix("Shape"))
         #expect(error.reason.contains("CustomJSONSchema"))
     }
 
     @Test func `an init(from:) that refuses the placeholder is an error, never a crash`() throws {
         let error = try #require(throws: EndpointError.self) { try JSONSchema(for: Account.self) }
         #expect(error.kind == .schemaUnavailable)
-        #expect(error.endpoint.hasSuffix("Positive"))
+        #expect(error.route.hasSuffix("Positive"))
         #expect(error.reason.contains("must be over 100"))
     }
 

@@ -89,7 +89,7 @@ private func parameters(_ document: [String: Any], _ path: String) -> [String: [
         let object = try document([ListPages.self])
         let schemas = try #require((object["components"] as? [String: Any])?["schemas"] as? [String: Any])
         #expect(Set(schemas.keys) == ["Page_Cheer", "Cheer"])
-        #expect(EndpointError.self != Never.self)  // (operationName is package API: checked through the document)
+        #expect(EndpointError.self != Never.self)  // (operationID(of:) is package API: checked through the document)
         let text = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         #expect(!text.contains("EndpointKitTests"))
     }

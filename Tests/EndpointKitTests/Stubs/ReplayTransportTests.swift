@@ -183,7 +183,7 @@ import Testing
                 try await SignIn(username: "grace", password: "p", remember: true).call(on: server(player))
             }
             #expect(otherBody?.kind == .notStubbed)
-            #expect(otherBody?.endpoint == "POST /api/v1/sign_in")
+            #expect(otherBody?.route == "POST /api/v1/sign_in")
             #expect(otherBody?.reason.contains(#"no recording in \#(directory.path) matches POST https://api.test/api/v1/sign_in with body {"password":"<redacted>","remember":true,"username":"grace"}"#) == true)
             #expect(otherBody?.reason.contains(#"1 recording of POST https://api.test/api/v1/sign_in has another body, e.g. {"password":"<redacted>","remember":true,"username":"ada"}"#) == true)
 

@@ -136,7 +136,7 @@ import Testing
         let error = await #expect(throws: EndpointError.self) { try await DeleteCheer(id: 7).call(on: server(stubs)) }
         #expect(error?.kind == .unacceptableStatus)
         #expect(error?.statusCode == 404)
-        #expect(error?.endpoint == "DELETE /api/v1/cheers/7")
+        #expect(error?.route == "DELETE /api/v1/cheers/7")
         #expect(error?.errorPayload(as: APIError.self) == APIError(error: "gone"))
         #expect(error?.responseBody == Data(#"{"error":"gone"}"#.utf8))
         #expect(error?.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
@@ -159,7 +159,7 @@ import Testing
         #expect(error?.kind == .transportFailed)
         #expect(error?.underlyingError is Offline)
 
-        let own = EndpointError(kind: .authorizationFailed, endpoint: "GET /api/v1/me", reason: "signed out")
+        let own = EndpointError(kind: .authorizationFailed, route: "GET /api/v1/me", reason: "signed out")
         stubs.on(Me.self) { _ in throw own }
         let passed = await #expect(throws: EndpointError.self) { try await Me().call(on: server(stubs)) }
         #expect(passed?.kind == .authorizationFailed)
@@ -281,7 +281,7 @@ import Testing
             try await PurchaseCheer(identifier: "a", transactionId: 1).call(on: server(stubs))
         }
         #expect(error?.kind == .notStubbed)
-        #expect(error?.endpoint == "POST /api/v2/purchase_cheer")
+        #expect(error?.route == "POST /api/v2/purchase_cheer")
         #expect(error?.reason == "PurchaseCheer has no stub, so the call was not sent anywhere; the stubbed endpoints are DeleteCheer, Me. Add one with stubs.on(PurchaseCheer.self, …)")
         #expect(stubs.calls(to: PurchaseCheer.self).map(\.identifier) == ["a"])
     }

@@ -22,7 +22,7 @@ import Testing
         let delegate = SessionDelegate()
         let first = URLRequest(url: URL(string: hops[0].from)!)
         let task = session.dataTask(with: first)  // never resumed: nothing is sent
-        let exchange = Exchange(request: first, uploadsFile: false, context: TransportContext(endpoint: Ping()), maximumRedirects: maximum)
+        let exchange = Exchange(request: first, uploadsFile: false, context: TransportContext(input: Ping()), maximumRedirects: maximum)
         delegate.register(exchange, for: task)
         var answers: [String?] = []
         for hop in hops {

@@ -55,8 +55,8 @@ import Testing
         #expect(seen.request.httpBody == nil)
         guard case .data(let bytes)? = seen.body else { Issue.record("\(String(describing: seen.body))"); return }
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"note":"hi"}"#)
-        #expect(seen.context.operationName == "TransportContextTests.Post")
-        #expect((seen.context.endpoint as? Post)?.note == "hi")
+        #expect(seen.context.operationID == "TransportContextTests.Post")
+        #expect((seen.context.input as? Post)?.note == "hi")
         #expect(seen.context.maximumResponseSize == 16)
         #expect(seen.context.streamsResponse == false)
         #expect(seen.context.idleTimeout == nil)

@@ -67,7 +67,7 @@ public struct APIKeyAuthorization: EndpointMiddleware {
             text += (url.query == nil ? "?" : "&") + pair + fragment
             guard let keyed = URL(string: text) else {
                 throw EndpointError(
-                    kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                    kind: .invalidRequest, route: EndpointError.route(of: request),
                     reason: "the URL with the API key added cannot be built")
             }
             var authorized = request

@@ -66,7 +66,7 @@ enum Credentials {
     static func setting(_ value: String, forHeader name: String = "Authorization", in request: URLRequest) throws(EndpointError) -> URLRequest {
         if let problem = HeaderRules.problem(name: name, value: value) {
             throw EndpointError(
-                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                kind: .invalidRequest, route: EndpointError.route(of: request),
                 reason: "the credential cannot be sent: \(problem)")  // the problem names the header, never its value
         }
         var authorized = request

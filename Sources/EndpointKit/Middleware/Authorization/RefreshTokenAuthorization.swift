@@ -47,7 +47,7 @@ public final class RefreshTokenAuthorization: EndpointMiddleware {
     ) {
         session = TokenSession(store: store, refreshMargin: refreshMargin, refresh: refresh) { error in
             await onSignOut(error as? EndpointError ?? EndpointError(
-                kind: .authorizationFailed, endpoint: "token refresh", reason: "\(error)", underlyingError: error))
+                kind: .authorizationFailed, route: "token refresh", reason: "\(error)", underlyingError: error))
         }
     }
 

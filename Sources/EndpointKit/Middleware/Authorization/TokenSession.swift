@@ -123,7 +123,7 @@ actor TokenSession {
             fresh = try await Self.$isRefreshing.withValue(true) { try await refresh(tokens) }
         } catch {
             let failure = EndpointError(
-                kind: .authorizationFailed, endpoint: "token refresh",
+                kind: .authorizationFailed, route: "token refresh",
                 reason: "the access token could not be refreshed, so the session was signed out: \(Self.describe(error))",
                 underlyingError: error)
             if generation == refreshGeneration {  // not superseded by a sign-in meanwhile

@@ -84,7 +84,7 @@ public struct RequestLogger: EndpointMiddleware {
         func elapsed() -> String { "\((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000) ms" }
         do {
             let (answer, response) = try await next(request, body)
-            var line = "<-- \(ResponseDecoder.statusText(response.statusCode)) \(method) \(target) (\(elapsed()), "
+            var line = "<-- \(EndpointError.statusText(response.statusCode)) \(method) \(target) (\(elapsed()), "
             switch answer {
             case .data(let bytes): line += "\(bytes.count)-byte body)"
             case .stream: line += "body streaming)"  // it has not arrived yet: the line marks the head

@@ -20,11 +20,11 @@ final class Coalescer: Sendable {
     /// How many calls share requests in flight now (for tests).
     var waiting: Int { flights.withLock { $0.values.reduce(0) { $0 + $1.members } } }
 
-    /// What makes two requests the same: endpoint, method, URL and every header, sorted.
-    static func key(for request: URLRequest, endpoint: String) -> String? {
+    /// What makes two requests the same: operation, method, URL and every header, sorted.
+    static func key(for request: URLRequest, operation: String) -> String? {
         guard let url = request.url else { return nil }
         let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()): \($0.value)" }.sorted()
-        return ([endpoint, request.httpMethod ?? "GET", url.absoluteString] + headers).joined(separator: "\n")
+        return ([operation, request.httpMethod ?? "GET", url.absoluteString] + headers).joined(separator: "\n")
     }
 
     /// The answer to the request in flight under `key`, or to `send()`, shared with every caller

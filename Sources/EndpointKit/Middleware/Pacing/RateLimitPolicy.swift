@@ -73,7 +73,7 @@ public struct RateLimitPolicy: EndpointMiddleware {
             let wait = until.timeIntervalSinceNow
             if wait > maximumWait {
                 throw EndpointError(
-                    kind: .rateLimited, endpoint: ResponseDecoder.label(for: request),
+                    kind: .rateLimited, route: EndpointError.route(of: request),
                     reason: "the server's rate limit for \(origin) is spent for \(Self.seconds(wait)) more, longer than the RateLimitPolicy's maximumWait of \(Self.seconds(maximumWait)); nothing was sent",
                     request: request)
             }

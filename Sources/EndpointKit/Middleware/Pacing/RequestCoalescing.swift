@@ -60,7 +60,7 @@ public struct RequestCoalescing: EndpointMiddleware {
     ) async throws -> (MessageBody, HTTPURLResponse) {
         guard context.method == .get || context.method == .head, !context.streamsResponse, body == nil,
               context.coalescesIdenticalRequests ?? byDefault,
-              let key = Coalescer.key(for: request, endpoint: context.endpointName) else {
+              let key = Coalescer.key(for: request, operation: context.operationID) else {
             return try await next(request, body)
         }
         return try await coalescer.answer(for: key) { try await next(request, nil) }

@@ -146,9 +146,9 @@ extension Throttle {
             var timer: DispatchWorkItem?
             if let timeout, let nanoseconds = Seconds.nanoseconds(timeout) {
                 let item = DispatchWorkItem { [self] in
-                    abandon(id, with: MiddlewareChain.timedOut(after: timeout, while: "waiting in the Throttle's queue"))
+                    abandon(id, with: URLError.timeout(after: timeout, while: "waiting in the Throttle's queue"))
                 }
-                Exchange.cancellations.asyncAfter(deadline: Seconds.dispatchTime(after: nanoseconds), execute: item)
+                Deadlines.cancellations.asyncAfter(deadline: Seconds.dispatchTime(after: nanoseconds), execute: item)
                 timer = item
             }
             defer { timer?.cancel() }
@@ -212,7 +212,7 @@ extension Throttle {
             }
             for waiter in ready { waiter.continuation.resume() }
             if let wakeUp {
-                Exchange.cancellations.asyncAfter(deadline: Seconds.dispatchTime(after: wakeUp)) { [self] in
+                Deadlines.cancellations.asyncAfter(deadline: Seconds.dispatchTime(after: wakeUp)) { [self] in
                     state.withLock { $0.wakeUpAt = nil }
                     pump()
                 }

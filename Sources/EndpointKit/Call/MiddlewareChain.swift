@@ -10,32 +10,32 @@ enum MiddlewareChain {
     /// at its head, its body a live ``MessageBody/stream(_:)``; another status, and every answer
     /// of a call that does not stream, comes with its whole body as ``MessageBody/data(_:)``.
     static func send<E: Endpoint>(
-        _ prepared: PreparedRequest, for endpoint: E, on server: APIServer, streaming: Bool = false
+        _ prepared: PreparedRequest, for endpoint: E, on server: APIServer, streaming: Bool = false,
+        options: CallOptions = CallOptions()
     ) async throws -> (MessageBody, HTTPURLResponse) {
         let transport = server.transport
-        let timeout = try validTimeout(E.timeout ?? server.timeout, prepared: prepared)
+        let facts = AttemptFacts(
+            timeout: try validTimeout(E.timeout ?? server.timeout, prepared: prepared),
+            uploadProgress: options.uploadProgress, observeAttempt: options.observeAttempt)
         let limit = E.responseLimit(on: server)
         let idleTimeout = streaming ? E.streaming.idleTimeout : nil
         let middlewares = server.middlewares
         let preparedFile = prepared.bodyFile  // kept alive until every attempt is done
-        let send: EndpointMiddleware.Next = { request, body in
-            let scope = CallScope.current
+        typealias Step = @Sendable (URLRequest, MessageBody?, AttemptFacts) async throws -> (MessageBody, HTTPURLResponse)
+        let send: Step = { request, body, facts in
             // Without middlewares, the prepared request goes as it is: RequestBuilder validated it.
             let (request, body) = middlewares.isEmpty ? (request, body) : try checked(request, body: body)
-            for hook in scope.attemptHooks { try await hook.beforeSending(request) }
-            if let observe = scope.observeAttempt { observe(request, scope) }
-            let progress = scope.uploadProgress.map(UploadReport.init)
+            for hook in facts.hooks { try await hook.beforeSending(request) }
+            facts.observeAttempt?(request, facts.credentials)
+            let progress = facts.uploadProgress.map(UploadReport.init)
             let context = TransportContext(
-                endpoint: endpoint,
-                // A middleware may have shortened the timeout (a Throttle, for the time queued).
-                timeout: middlewares.isEmpty ? timeout : scope.timeout,
-                maximumResponseSize: limit, idleTimeout: idleTimeout, streamsResponse: streaming,
-                credentials: scope.credentials, uploadProgress: progress?.report)
+                input: endpoint, timeout: facts.timeout, maximumResponseSize: limit, idleTimeout: idleTimeout,
+                streamsResponse: streaming, credentials: facts.credentials, uploadProgress: progress?.report)
             defer { withExtendedLifetime(preparedFile) {} }
             let answer = try await withDeadline(context.deadline, timeout: context.timeRemaining) {
                 let (answer, response) = try await transport.send(request, body: body, context: context)
                 progress?.finish(body)
-                for hook in scope.attemptHooks { hook.answered(response) }
+                for hook in facts.hooks { hook.answered(response) }
                 switch answer {
                 case .stream(let stream) where !streaming || !(200..<300).contains(response.statusCode):
                     // The whole body, for a call that does not stream or an answer that is not 2xx.
@@ -52,28 +52,31 @@ enum MiddlewareChain {
             return answer
         }
         guard !middlewares.isEmpty else {
-            return try await send(prepared.request, prepared.body)
+            return try await send(prepared.request, prepared.body, facts)
         }
-        var scope = CallScope.current
-        scope.timeout = timeout
-        return try await CallScope.$current.withValue(scope) {
-            let context = MiddlewareContext(
-                endpointName: EndpointError.operationName(of: E.self),
-                method: prepared.restful.method,
-                pathTemplate: prepared.restful.path,
-                version: prepared.restful.version,
-                origin: server.origin,
-                requiresAuthorization: E.requiresAuthorization,
-                isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry,
-                streamsResponse: streaming,
-                coalescesIdenticalRequests: E.coalescesIdenticalRequests)
-            var next = send
-            for middleware in middlewares.reversed() {
-                let inner = next
-                next = { request, body in try await middleware.intercept(request, body: body, context: context, next: inner) }
+        let context = MiddlewareContext(
+            operationID: EndpointError.operationID(of: E.self),
+            method: prepared.restful.method,
+            pathTemplate: prepared.restful.path,
+            version: prepared.restful.version,
+            origin: server.origin,
+            requiresAuthorization: E.requiresAuthorization,
+            isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry,
+            streamsResponse: streaming,
+            coalescesIdenticalRequests: E.coalescesIdenticalRequests)
+        var next = send
+        for middleware in middlewares.reversed() {
+            let inner = next
+            // Each step gets its own copy of the facts, which its `next` hands on as they are then.
+            next = { request, body, facts in
+                var step = context
+                step.facts = Locked(facts)
+                return try await middleware.intercept(request, body: body, context: step) { [step] request, body in
+                    try await inner(request, body, step.facts.value)
+                }
             }
-            return try await next(prepared.request, prepared.body)
         }
+        return try await next(prepared.request, prepared.body, facts)
     }
 
     /// Reports the whole body as sent once the answer arrives, for a transport that reported no
@@ -116,7 +119,7 @@ enum MiddlewareChain {
             return (request, body)
         default:
             throw EndpointError(
-                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                kind: .invalidRequest, route: EndpointError.route(of: request),
                 reason: "a middleware set the request's httpBody to another body than the one it passed to next; pass the body as next(request, .data(bytes)), so that the middlewares further in see it too",
                 request: request)
         }
@@ -128,7 +131,7 @@ enum MiddlewareChain {
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             if let problem = HeaderRules.problem(name: name, value: value) {
                 throw EndpointError(
-                    kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+                    kind: .invalidRequest, route: EndpointError.route(of: request),
                     reason: "a middleware set a header that cannot be sent: \(problem)", request: request)
             }
         }
@@ -139,7 +142,7 @@ enum MiddlewareChain {
         guard let seconds else { return nil }
         if let problem = Seconds.problem(seconds, named: "the timeout") {
             throw EndpointError(
-                kind: .invalidRequest, endpoint: RequestBuilder.label(prepared.restful, prefix: prepared.prefix),
+                kind: .invalidRequest, route: RequestBuilder.label(prepared.restful, prefix: prepared.prefix),
                 reason: problem + " (APIServer.timeout or the endpoint's static timeout)")
         }
         return seconds
@@ -184,7 +187,7 @@ enum MiddlewareChain {
         do {
             return try await withTaskCancellationHandler { try await attempt.value } onCancel: { attempt.cancel() }
         } catch where attempt.isCancelled && !Task.isCancelled {
-            throw timedOut(after: timeout ?? 0)  // cancelled, but not by the caller: by the deadline
+            throw URLError.timeout(after: timeout ?? 0)  // cancelled, but not by the caller: by the deadline
         }
     }
 
@@ -206,11 +209,5 @@ enum MiddlewareChain {
             return Task.immediate { try await operation() }
         }
         return Task { try await operation() }
-    }
-
-    /// The error of an attempt that took longer than its timeout.
-    static func timedOut(after seconds: TimeInterval, while doing: String? = nil) -> URLError {
-        let description = doing.map { "the timeout of \(seconds) s passed while \($0)" } ?? "no answer within \(seconds) s"
-        return URLError(.timedOut, userInfo: [NSLocalizedDescriptionKey: description, URLError.timeoutDetailKey: description])
     }
 }

@@ -15,6 +15,13 @@ final class Deadlines: @unchecked Sendable {
     // `lock` guards `entries` and `armedFor`; `timer` is only scheduled under it.
     static let shared = Deadlines()
 
+    /// Where deadlines fire, cancels wait for URLSession's work queue, and the session's completion
+    /// handlers are called: a queue of EndpointKit's own, because these calls can block for a
+    /// while. Blocked threads of the global pool (as wide as the machine has cores) would hold up
+    /// every other user of it, the delegate queue included, and the delegate's own thread must
+    /// keep draining callbacks.
+    static let cancellations = DispatchQueue(label: "EndpointKit.URLSessionTransport.cancellations", attributes: .concurrent)
+
     private struct Entry {
         let deadline: UInt64
         let expire: @Sendable () -> Void
@@ -26,7 +33,7 @@ final class Deadlines: @unchecked Sendable {
     private var armedFor = UInt64.max
     private let timer: any DispatchSourceTimer
 
-    init(queue: DispatchQueue = Exchange.cancellations) {
+    init(queue: DispatchQueue = Deadlines.cancellations) {
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [weak self] in self?.fire() }
         timer.resume()

@@ -14,20 +14,17 @@ package struct CallOptions: Sendable {
     package var uploadProgress: (@Sendable (TransferProgress) -> Void)?
     /// Told of each request as it leaves the middleware chain, with the credentials registered
     /// then (how a tool call keeps them from the model).
-    package var observeAttempt: (@Sendable (URLRequest, CallScope) -> Void)?
+    package var observeAttempt: (@Sendable (URLRequest, CredentialNames) -> Void)?
     /// Sees the body the payload was decoded from.
     package var receivedBody: (@Sendable (Data) -> Void)?
 
     package init(
         url: URL? = nil, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
-        observeAttempt: (@Sendable (URLRequest, CallScope) -> Void)? = nil, receivedBody: (@Sendable (Data) -> Void)? = nil
+        observeAttempt: (@Sendable (URLRequest, CredentialNames) -> Void)? = nil, receivedBody: (@Sendable (Data) -> Void)? = nil
     ) {
         self.url = url
         self.uploadProgress = uploadProgress
         self.observeAttempt = observeAttempt
         self.receivedBody = receivedBody
     }
-
-    /// Whether the call needs facts the transport reads from the call scope.
-    var changesScope: Bool { uploadProgress != nil || observeAttempt != nil }
 }

@@ -23,8 +23,9 @@ import FoundationNetworking
 public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringConvertible {
     /// What went wrong, in broad terms.
     public let kind: Kind
-    /// The method and path of the call, e.g. `"POST /api/v2/purchase_cheer"`.
-    public let endpoint: String
+    /// The call's method and path, e.g. `"POST /api/v2/purchase_cheer"`: where the error happened,
+    /// as a person reads it (``operationID`` is the identifier for code).
+    public let route: String
     /// The endpoint type's name, e.g. `"PurchaseCheer"`: one stable identifier of the operation for
     /// logs and metrics, however the call failed. The OpenAPI document's `operationId`
     /// (`purchaseCheer`) and the LLM tool's name (`purchase_cheer`) are derived from it. `nil` for
@@ -55,11 +56,11 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     /// mocks and tests.
     ///
     /// ```swift
-    /// throw EndpointError(kind: .transportFailed, endpoint: "GET /api/v1/me", reason: "offline")
+    /// throw EndpointError(kind: .transportFailed, route: "GET /api/v1/me", reason: "offline")
     /// ```
     public init(
         kind: Kind,
-        endpoint: String,
+        route: String,
         reason: String,
         request: URLRequest? = nil,
         response: HTTPURLResponse? = nil,
@@ -69,7 +70,7 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
         errorPayloadDecodingError: (any Error)? = nil
     ) {
         self.kind = kind
-        self.endpoint = endpoint
+        self.route = route
         self.reason = reason
         self.request = request
         self.response = response
@@ -103,9 +104,9 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     /// be decoded as App.CheerHistory.ReturnPayloadType: the key "creator" is missing at
     /// history[0]. Response body (16 bytes): {"history":[{}]}`
     public var description: String {
-        var text = "\(endpoint): \(reason)."
+        var text = "\(route): \(reason)."
         if let failure = errorPayloadDecodingError {
-            let why = (failure as? DecodingError).map(ResponseDecoder.describe) ?? "\(failure)"
+            let why = (failure as? DecodingError).map(CodingPathText.describe) ?? "\(failure)"
             text += " The body is not the declared error payload: \(why)."
         }
         if let responseBody, !responseBody.isEmpty {
@@ -120,7 +121,7 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     /// The error with ``operationID`` set to `type`'s name, unless it already has one.
     package func naming(_ type: Any.Type) -> EndpointError {
         var named = self
-        if named.operationID == nil { named.operationID = Self.operationName(of: type) }
+        if named.operationID == nil { named.operationID = Self.operationID(of: type) }
         return named
     }
 
@@ -128,14 +129,14 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     /// thrown before anything is sent: `"the RetryPolicy cannot be used: …"`.
     static func unusable(_ middleware: String, _ problem: String, request: URLRequest) -> EndpointError {
         EndpointError(
-            kind: .invalidRequest, endpoint: ResponseDecoder.label(for: request),
+            kind: .invalidRequest, route: EndpointError.route(of: request),
             reason: "the \(middleware) cannot be used: \(problem)", request: request)
     }
 
     /// `PurchaseCheer`, `Billing.Invoices`: a type's name without its module, private contexts left
     /// out, every character but letters, digits, `.`, `_` and `-` made `_`. What ``operationID``,
     /// the OpenAPI `operationId` and the tool names are derived from.
-    package static func operationName(of type: Any.Type) -> String {
+    package static func operationID(of type: Any.Type) -> String {
         var full = String(reflecting: type)
         // Private types print as `Module.(unknown context at $55e9cc6cad64).Order`: keep `Order`.
         while let start = full.range(of: "(unknown context at "), let end = full[start.upperBound...].range(of: ").") {
@@ -160,6 +161,37 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
         flush()
         return String(name.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
     }
+
+    /// `"POST /api/v2/purchase_cheer"`: the method and the percent-encoded path of `request`.
+    package static func route(of request: URLRequest) -> String {
+        let method = request.httpMethod ?? "GET"
+        guard let url = request.url else { return method }
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        return "\(method) \(path.isEmpty ? "/" : path)"
+    }
+
+    /// `"404 Not Found"`: the code and its RFC 9110 reason phrase, the same on every platform.
+    static func statusText(_ status: Int) -> String {
+        reasonPhrases[status].map { "\(status) \($0)" } ?? "\(status)"
+    }
+
+    private static let reasonPhrases: [Int: String] = [
+        100: "Continue", 101: "Switching Protocols",
+        200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information",
+        204: "No Content", 205: "Reset Content", 206: "Partial Content",
+        300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other",
+        304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
+        400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden",
+        404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
+        409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
+        413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type",
+        416: "Range Not Satisfiable", 417: "Expectation Failed", 421: "Misdirected Request",
+        422: "Unprocessable Content", 423: "Locked", 425: "Too Early", 426: "Upgrade Required",
+        428: "Precondition Required", 429: "Too Many Requests",
+        431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+        500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+        503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+    ]
 
     /// At most `limit` bytes of a body as text, with a note of how much was left out.
     package static func snippet(of body: Data, limit: Int = 512) -> String {
@@ -212,7 +244,7 @@ extension EndpointError {
         /// (in ``EndpointError/errorPayload``); or a streamed answer was read a second time.
         public static let streamError = Kind(description: "streamError")
         /// A JSON Schema or OpenAPI document could not be derived: a type's decoding cannot be
-        /// observed (``endpoint`` names the type, ``reason`` says why and how to describe it by
+        /// observed (``route`` names the type, ``reason`` says why and how to describe it by
         /// hand with `CustomJSONSchema`), or an endpoint cannot be described as it is declared.
         public static let schemaUnavailable = Kind(description: "schemaUnavailable")
         /// A language model's tool call cannot be made, so nothing was sent: no tool has its name,
@@ -239,7 +271,7 @@ extension EndpointError: LocalizedError {
     public var errorDescription: String? {
         switch kind {
         case .unacceptableStatus:
-            statusCode.map { "The server answered \(ResponseDecoder.statusText($0))." } ?? "The server refused the request."
+            statusCode.map { "The server answered \(EndpointError.statusText($0))." } ?? "The server refused the request."
         case .unexpectedContentType, .decodingFailed:
             "The server's answer could not be read."
         case .transportFailed:

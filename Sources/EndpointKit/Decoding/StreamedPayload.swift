@@ -36,7 +36,7 @@ package struct StreamContext: Sendable {
         errorPayload: (any Sendable)? = nil, underlying: (any Error)? = nil
     ) -> EndpointError {
         EndpointError(
-            kind: kind, endpoint: ResponseDecoder.label(for: request), reason: reason, request: request,
+            kind: kind, route: EndpointError.route(of: request), reason: reason, request: request,
             response: response, responseBody: body, underlyingError: underlying, errorPayload: errorPayload)
         .naming(endpointType)
     }
@@ -56,7 +56,7 @@ package struct StreamContext: Sendable {
             if let errorPayloadType, let payload = try? decode(errorPayload: errorPayloadType, from: data) {
                 throw failure(.streamError, "the server reported an error in \(what)", body: data, errorPayload: payload)
             }
-            let detail = (error as? DecodingError).map(ResponseDecoder.describe) ?? "\(error)"
+            let detail = (error as? DecodingError).map(CodingPathText.describe) ?? "\(error)"
             throw failure(
                 .decodingFailed, "\(what) could not be decoded as \(String(reflecting: Payload.self)): \(detail)",
                 body: data, underlying: error)

@@ -6,7 +6,7 @@ import FoundationNetworking
 extension Endpoint {
     /// A call whose payload streams: the payload reads the body as it arrives.
     func performStreaming<Payload: StreamedPayload>(
-        _ type: Payload.Type, prepared: PreparedRequest, on server: APIServer
+        _ type: Payload.Type, prepared: PreparedRequest, on server: APIServer, options: CallOptions
     ) async throws -> EndpointResponse<ReturnPayloadType> {
         var prepared = prepared
         if let accept = Payload.acceptedTypes, !Self.headers.keys.contains(where: { HeaderRules.sameName($0, "Accept") }) {
@@ -15,7 +15,7 @@ extension Endpoint {
         if let idle = Self.streaming.idleTimeout, idle > 0 {
             prepared.request.timeoutInterval = idle  // URLSession's own idle timeout agrees
         }
-        let (body, response) = try await openStream(prepared, on: server)
+        let (body, response) = try await openStream(prepared, on: server, options: options)
         let context = StreamContext(
             body: body, response: response, request: prepared.request, coders: server.coders,
             errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType, options: Self.streaming,
@@ -31,7 +31,7 @@ extension Endpoint {
             })
         guard let payload = Payload.reading(context) as? ReturnPayloadType else {
             throw EndpointError(
-                kind: .invalidRequest, endpoint: ResponseDecoder.label(for: prepared.request),
+                kind: .invalidRequest, route: EndpointError.route(of: prepared.request),
                 reason: "\(Payload.self) is not the endpoint's payload type")  // cannot happen: the caller checked
         }
         return EndpointResponse(payload: payload, httpResponse: response, request: prepared.request)
@@ -40,13 +40,13 @@ extension Endpoint {
     /// Sends `prepared` through the middlewares and returns a 2xx answer at its head, its body
     /// streaming; another status throws the usual ``EndpointError`` (body and error payload
     /// included) before anything is streamed.
-    func openStream(_ prepared: PreparedRequest, on server: APIServer) async throws -> (ByteStream, HTTPURLResponse) {
+    func openStream(_ prepared: PreparedRequest, on server: APIServer, options: CallOptions = CallOptions()) async throws -> (ByteStream, HTTPURLResponse) {
         let request = prepared.request
         let answer: MessageBody
         let response: HTTPURLResponse
         let data: Data
         do {
-            (answer, response) = try await MiddlewareChain.send(prepared, for: self, on: server, streaming: true)
+            (answer, response) = try await MiddlewareChain.send(prepared, for: self, on: server, streaming: true, options: options)
             // A middleware may answer with bytes (from a cache, say); an error status is read whole.
             switch answer {
             case .stream(let stream) where (200..<300).contains(response.statusCode):
@@ -64,8 +64,8 @@ extension Endpoint {
                 EmptyPayload.self, from: data, response: response, request: request, decoder: server.decoder,
                 errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType)
             throw EndpointError(
-                kind: .unacceptableStatus, endpoint: ResponseDecoder.label(for: request),
-                reason: "the server answered \(ResponseDecoder.statusText(response.statusCode))", request: request,
+                kind: .unacceptableStatus, route: EndpointError.route(of: request),
+                reason: "the server answered \(EndpointError.statusText(response.statusCode))", request: request,
                 response: response, responseBody: data)  // not reached: decode throws for any status but 2xx
         }
         return (Self.naming(ByteStream(data), request: request, response: response), response)
@@ -83,7 +83,7 @@ extension Endpoint {
     static func streamFailure(_ error: any Error, request: URLRequest, response: HTTPURLResponse) -> any Error {
         if case .streamAlreadyRead? = error as? TransportRefusal {
             return EndpointError(
-                kind: .streamError, endpoint: ResponseDecoder.label(for: request),
+                kind: .streamError, route: EndpointError.route(of: request),
                 reason: "the streamed answer was read a second time; a stream is read once, by one loop, so keep what the first one read",
                 request: request, response: response, underlyingError: error)
         }
@@ -92,12 +92,12 @@ extension Endpoint {
         }
         if urlError.code == .dataLengthExceedsMaximum {
             return EndpointError(
-                kind: .responseTooLarge, endpoint: ResponseDecoder.label(for: request),
+                kind: .responseTooLarge, route: EndpointError.route(of: request),
                 reason: "the stream was stopped because the loop reading it fell more than \(Exchange.overflowLimit >> 30) GiB behind the server",
                 request: request, response: response, underlyingError: urlError)
         }
         return EndpointError(
-            kind: .transportFailed, endpoint: ResponseDecoder.label(for: request),
+            kind: .transportFailed, route: EndpointError.route(of: request),
             reason: "the streamed answer broke off: \(urlError.explanation)", request: request, response: response,
             underlyingError: urlError)
     }

@@ -179,15 +179,16 @@ extension JSONValue: Codable {
     /// let data = try JSONEncoder().encode(JSONValue.object(["a": 1]))   // {"a":1}
     /// ```
     public func encode(to encoder: any Encoder) throws {
+        if case .array(let elements) = self {
+            var array = encoder.unkeyedContainer()
+            for element in elements { try array.encode(element) }
+            return
+        }
+        var single = encoder.singleValueContainer()
         switch self {
-        case .null:
-            var single = encoder.singleValueContainer()
-            try single.encodeNil()
-        case .bool(let value):
-            var single = encoder.singleValueContainer()
-            try single.encode(value)
+        case .null: try single.encodeNil()
+        case .bool(let value): try single.encode(value)
         case .number(let text):
-            var single = encoder.singleValueContainer()
             if let integer = Int64(text) {
                 try single.encode(integer)
             } else if let integer = UInt64(text) {
@@ -198,14 +199,9 @@ extension JSONValue: Codable {
                 throw EncodingError.invalidValue(text, EncodingError.Context(
                     codingPath: encoder.codingPath, debugDescription: "\"\(text)\" is not a JSON number"))
             }
-        case .string(let text):
-            var single = encoder.singleValueContainer()
-            try single.encode(text)
-        case .array(let elements):
-            var array = encoder.unkeyedContainer()
-            for element in elements { try array.encode(element) }
+        case .string(let text): try single.encode(text)
+        case .array: break  // an unkeyed container, above
         case .object(let members):
-            var single = encoder.singleValueContainer()
             try single.encode(Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }))
         }
     }

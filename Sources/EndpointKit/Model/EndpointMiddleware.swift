@@ -63,8 +63,9 @@ public protocol EndpointMiddleware: Sendable {
 /// if context.method == .get, context.pathTemplate.hasPrefix("reports/") { … }
 /// ```
 public struct MiddlewareContext: Sendable {
-    /// The endpoint's type name, e.g. `"PurchaseCheer"`: the same as ``EndpointError/operationID``.
-    public let endpointName: String
+    /// The operation's identifier: the endpoint's type name, e.g. `"PurchaseCheer"`, as in
+    /// ``EndpointError/operationID``, ``TransportContext/operationID`` and the OpenAPI `operationId`.
+    public let operationID: String
     /// The HTTP method.
     public let method: RequestMethod
     /// The path template relative to the server's prefix, e.g. `"repos/{owner}/{repo}/branches"`.
@@ -96,14 +97,17 @@ public struct MiddlewareContext: Sendable {
     /// if context.coalescesIdenticalRequests == false { return try await next(request, body) }
     /// ```
     public let coalescesIdenticalRequests: Bool?
+    /// What the steps before this one registered (credentials, a shorter timeout, transport
+    /// hooks), handed on by `next`.
+    package var facts = Locked(AttemptFacts())
 
     /// Creates a context; EndpointKit creates these for you, tests of middlewares may too.
     ///
     /// ```swift
-    /// let context = MiddlewareContext(endpointName: "Me", method: .get, pathTemplate: "me", origin: origin)
+    /// let context = MiddlewareContext(operationID: "Me", method: .get, pathTemplate: "me", origin: origin)
     /// ```
     public init(
-        endpointName: String,
+        operationID: String,
         method: RequestMethod,
         pathTemplate: String,
         version: Int = 1,
@@ -113,7 +117,7 @@ public struct MiddlewareContext: Sendable {
         streamsResponse: Bool = false,
         coalescesIdenticalRequests: Bool? = nil
     ) {
-        self.endpointName = endpointName
+        self.operationID = operationID
         self.method = method
         self.pathTemplate = pathTemplate
         self.version = version
@@ -135,7 +139,7 @@ public struct MiddlewareContext: Sendable {
     /// return try await context.withCredential(header: "X-Session") { try await next(signed, body) }
     /// ```
     public func withCredential<Result>(header name: String, _ operation: () async throws -> Result) async rethrows -> Result {
-        try await CallScope.withCredential(header: name, operation)
+        try await AttemptFacts.with(facts, { $0.credentials.headers.insert(name.lowercased()) }, operation)
     }
 
     /// Runs `operation` with the query parameter `name` registered as a credential, as
@@ -145,7 +149,7 @@ public struct MiddlewareContext: Sendable {
     /// return try await context.withCredential(queryParameter: "sig") { try await next(signed, body) }
     /// ```
     public func withCredential<Result>(queryParameter name: String, _ operation: () async throws -> Result) async rethrows -> Result {
-        try await CallScope.withCredential(queryParameter: name, operation)
+        try await AttemptFacts.with(facts, { $0.credentials.queryParameters.insert(name) }, operation)
     }
 
     /// The names of the headers and query parameters that carry credentials at this point of the
@@ -156,7 +160,7 @@ public struct MiddlewareContext: Sendable {
     /// let shown = context.credentials.containsHeader(name) ? "<redacted>" : value
     /// ```
     public var credentials: CredentialNames {
-        CallScope.current.credentials
+        facts.value.credentials
     }
 
     /// How long the attempt may take once it leaves the chain, in seconds: the call's timeout
@@ -167,7 +171,7 @@ public struct MiddlewareContext: Sendable {
     /// guard (context.timeRemaining ?? .infinity) > 1 else { throw URLError(.timedOut) }
     /// ```
     public var timeRemaining: TimeInterval? {
-        CallScope.current.timeout
+        facts.value.timeout
     }
 
     /// Runs `operation` (the rest of the chain) with at most `seconds` for the attempt: a
@@ -180,10 +184,8 @@ public struct MiddlewareContext: Sendable {
     /// return try await context.withTimeRemaining(left) { try await next(request, body) }
     /// ```
     public func withTimeRemaining<Result>(_ seconds: TimeInterval?, _ operation: () async throws -> Result) async rethrows -> Result {
-        var scope = CallScope.current
-        guard let seconds, seconds < scope.timeout ?? .infinity else { return try await operation() }
-        scope.timeout = seconds
-        return try await CallScope.$current.withValue(scope, operation: operation)
+        guard let seconds, seconds < timeRemaining ?? .infinity else { return try await operation() }
+        return try await AttemptFacts.with(facts, { $0.timeout = seconds }, operation)
     }
 
     /// Runs `operation` (the rest of the chain) with two hooks at its very end, around the
@@ -204,9 +206,8 @@ public struct MiddlewareContext: Sendable {
         answered: @escaping @Sendable (HTTPURLResponse) -> Void,
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        var scope = CallScope.current
-        scope.attemptHooks.append(CallScope.AttemptHook(beforeSending: beforeSending, answered: answered))
-        return try await CallScope.$current.withValue(scope, operation: operation)
+        let hook = AttemptFacts.AttemptHook(beforeSending: beforeSending, answered: answered)
+        return try await AttemptFacts.with(facts, { $0.hooks.append(hook) }, operation)
     }
 
     /// Whether `url` has the server's scheme, host and port, so that it may receive credentials.

@@ -22,10 +22,14 @@ import Foundation
 /// }
 /// ```
 public struct TransportContext: Sendable {
-    /// The endpoint value being called.
-    public let endpoint: any Endpoint
-    /// The endpoint's type name, e.g. `"PurchaseCheer"`: the same as ``EndpointError/operationID``.
-    public var operationName: String { EndpointError.operationName(of: type(of: endpoint)) }
+    /// The endpoint value being called, with its arguments: what a stub transport answers by.
+    ///
+    /// ```swift
+    /// if let purchase = context.input as? PurchaseCheer { … }
+    /// ```
+    public let input: any Endpoint
+    /// The operation's identifier, e.g. `"PurchaseCheer"`: the same as ``EndpointError/operationID``.
+    public var operationID: String { EndpointError.operationID(of: type(of: input)) }
     /// When the attempt must have its answer's head, in the system's uptime clock (the clock of
     /// `DispatchTime.now()`); `nil` for no limit. EndpointKit cancels the attempt when it passes.
     public var deadline: DispatchTime?
@@ -46,13 +50,13 @@ public struct TransportContext: Sendable {
     /// never calls it lets EndpointKit report the whole body as sent once the answer arrives.
     public var uploadProgress: (@Sendable (TransferProgress) -> Void)?
 
-    /// A context for a call of `endpoint`; EndpointKit makes these, tests of transports may too.
+    /// A context for a call of `input`; EndpointKit makes these, tests of transports may too.
     ///
     /// ```swift
-    /// let context = TransportContext(endpoint: Me(), timeout: 5, maximumResponseSize: 1 << 20)
+    /// let context = TransportContext(input: Me(), timeout: 5, maximumResponseSize: 1 << 20)
     /// ```
     public init(
-        endpoint: any Endpoint,
+        input: any Endpoint,
         timeout: TimeInterval? = nil,
         maximumResponseSize: Int? = nil,
         idleTimeout: TimeInterval? = nil,
@@ -60,7 +64,7 @@ public struct TransportContext: Sendable {
         credentials: CredentialNames = CredentialNames(),
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
-        self.endpoint = endpoint
+        self.input = input
         deadline = timeout.flatMap(Self.deadline(after:))
         self.maximumResponseSize = maximumResponseSize
         self.idleTimeout = idleTimeout

@@ -1,0 +1,1 @@
+../../Sources/EndpointKit/Middleware/Resilience/RetryPolicy.swift
