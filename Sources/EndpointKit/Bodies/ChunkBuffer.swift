@@ -277,7 +277,9 @@ final class ChunkBuffer: Sendable {
                 state.reader = nil
                 state.writer = nil
             }
-            if state.end == nil { state.end = .failure(error) }
+            // Bytes the reader has not had are dropped below: after them, a stream that had ended
+            // well would read as the whole body, cut short.
+            if state.end == nil || state.buffered > 0 || (state.overflow?.pending ?? 0) > 0 { state.end = .failure(error) }
             return (!state.cancelled, state.overflow, state.reader, state.writer)
         }
         if first { onCancel?() }
