@@ -147,7 +147,7 @@ final class ChunkBuffer: Sendable {
             Deadlines.shared.remove(self)
             reader.resume(returning: data)
         }
-        if let failure { fail(failure) }
+        if let failure { stop(with: failure) }
     }
 
     /// Adds a chunk, waiting while the buffer is past its high-water mark.
@@ -231,7 +231,7 @@ final class ChunkBuffer: Sendable {
                 if let outcome { return continuation.resume(with: outcome) }
                 if let idleTimeout, let nanoseconds = Seconds.nanoseconds(idleTimeout) {
                     Deadlines.shared.add(self, after: nanoseconds) { [weak self] in
-                        self?.fail(URLError(.timedOut, userInfo: [
+                        self?.stop(with: URLError(.timedOut, userInfo: [
                             NSLocalizedDescriptionKey: "nothing arrived for \(idleTimeout) s (the stream's idle timeout)",
                         ]))
                     }
@@ -254,18 +254,14 @@ final class ChunkBuffer: Sendable {
         writer?()
     }
 
-    /// Fails the stream and stops the producer (an idle timeout, a reader too far behind).
-    private func fail(_ error: any Error) {
-        stop(with: error)
-    }
-
     /// The consumer is gone or cancelled: stop the producer and drop what is buffered.
     func cancel() {
         stop(with: CancellationError())
     }
 
-    /// Ends the stream with `error` (unless it already ended), closes the connection first, wakes
-    /// the reader and writer, then lets go of what is buffered, off the caller's path.
+    /// Fails the stream with `error` (an idle timeout, a reader too far behind, a cancel) unless it
+    /// ended with every byte read, closes the connection first, wakes the reader and writer, then
+    /// lets go of what is buffered, off the caller's path.
     private func stop(with error: any Error) {
         let (first, overflow, reader, writer) = state.withLock { state in
             defer {
