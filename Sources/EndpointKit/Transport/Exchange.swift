@@ -108,10 +108,11 @@ final class Exchange: Sendable {
             if timedOut { state.timedOut = true } else { state.cancelled = true }
             return state.phase == .running ? state.task : nil
         }
-        // Outside the lock: `cancel()` waits for the session's work queue, whose callbacks may be
-        // waiting for this lock. A task that completes in the meantime is already `.completed`,
-        // which `cancel()` ignores.
-        task?.cancel()
+        // From another thread: `cancel()` waits for the session's work queue, whose callbacks may
+        // be waiting for this lock, and a cancelled Swift task calls this holding its own lock,
+        // which the delegate needs to resume it: waiting here hung the suite in CI. A task that
+        // completes in the meantime is already `.completed`, which `cancel()` ignores.
+        Self.cancelElsewhere(task)
     }
 
     /// Stops keeping the body because it passed its size limit, and returns the task to cancel.
