@@ -51,7 +51,7 @@ import Testing
     }
 
     static func expected(_ size: Int, version: Int = 0) -> Data {
-        Data((0..<size).map { UInt8(($0 + version) % 251) })
+        Data.pattern(count: size) { UInt8(($0 + version) % 251) }
     }
 
     func destination() -> URL {

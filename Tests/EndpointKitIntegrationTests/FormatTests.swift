@@ -50,7 +50,7 @@ struct ParsedMultipart: Decodable, Sendable {
     }
 
     @Test func `a standard multipart parser reads back every field and file byte for byte`() async throws {
-        let binary = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ ($0 >> 8)) })
+        let binary = Data.pattern(count: 70_000) { UInt8(truncatingIfNeeded: $0 &* 7 &+ ($0 >> 8)) }
         let small = Data([0x00, 0xFF, 0x0D, 0x0A, 0x2D, 0x2D, 0x0D, 0x0A, 0x80])  // NUL, CRLF, "--", CRLF
         let onDisk = FileManager.default.temporaryDirectory.appendingPathComponent("ek-\(UUID().uuidString).bin")
         try binary.write(to: onDisk)
@@ -88,7 +88,7 @@ struct ParsedMultipart: Decodable, Sendable {
 
     @Test(arguments: [307, 308])
     func `a file streamed from disk survives a 307 or 308 redirect`(status: Int) async throws {
-        let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let bytes = Data.pattern(count: 300_000) { UInt8(truncatingIfNeeded: $0 &* 13) }
         let onDisk = FileManager.default.temporaryDirectory.appendingPathComponent("ek-\(UUID().uuidString).bin")
         try bytes.write(to: onDisk)
         defer { try? FileManager.default.removeItem(at: onDisk) }
@@ -111,14 +111,21 @@ struct ParsedMultipart: Decodable, Sendable {
     /// nginx's `return 307` does): the body is sent again, whole, to the new location.
     @Test(arguments: ["redirect-early", "redirect-draining"], [307, 308])
     func `a file streamed from disk is sent again after a redirect answered before the body was read`(route: String, status: Int) async throws {
-        let bytes = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let (bytes, crc32) = Self.threeMegabytes
         let onDisk = FileManager.default.temporaryDirectory.appendingPathComponent("ek-\(UUID().uuidString).bin")
         try bytes.write(to: onDisk)
         defer { try? FileManager.default.removeItem(at: onDisk) }
         let parsed = try await EarlyRedirectedUpload(route: route, status: status, file: MultipartFile(contentsOf: onDisk)).call(on: server)
         #expect(parsed.files.first?.size == bytes.count)
-        #expect(parsed.files.first?.crc32 == CRC32.checksum(bytes))
+        #expect(parsed.files.first?.crc32 == crc32)
     }
+
+    /// The four cases above share one body and its checksum, made once: made per case, a debug
+    /// build spent seconds of Swift's few threads on them, which every other test waits for.
+    static let threeMegabytes: (Data, UInt32) = {
+        let bytes = Data.pattern(count: 3_000_000) { UInt8(truncatingIfNeeded: $0 &* 7) }
+        return (bytes, CRC32.checksum(bytes))
+    }()
 
     struct SignIn: Endpoint {
         let endpoint = Restful(.post, "echo/token", body: .form)
@@ -255,12 +262,29 @@ enum CRC32 {
         (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
     }
 
+    /// Over raw buffers: a debug build iterating `Data` spends about a second on 3 MB.
     static func checksum(_ data: Data, continuing crc: UInt32 = 0) -> UInt32 {
         var value = ~crc
-        for byte in data {
-            value = table[Int((value ^ UInt32(byte)) & 0xFF)] ^ (value >> 8)
+        table.withUnsafeBufferPointer { table in
+            data.withUnsafeBytes { bytes in
+                for byte in bytes {
+                    value = table[Int((value ^ UInt32(byte)) & 0xFF)] ^ (value >> 8)
+                }
+            }
         }
         return ~value
+    }
+}
+
+extension Data {
+    /// `count` bytes, byte `i` being `byte(i)`, written in place: `Data((0..<count).map(byte))`
+    /// takes seconds in a debug build, on one of the few threads every Swift task shares.
+    static func pattern(count: Int, _ byte: (Int) -> UInt8) -> Data {
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { buffer in
+            for index in buffer.indices { buffer[index] = byte(index) }
+        }
+        return data
     }
 }
 #endif

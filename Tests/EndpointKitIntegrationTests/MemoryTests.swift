@@ -40,7 +40,7 @@ import Testing
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
-        var block = Data((0..<megabyte).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        var block = Data.pattern(count: megabyte) { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
         for index in 0..<(size / megabyte) {
             withUnsafeBytes(of: UInt64(index).bigEndian) { block.replaceSubrange(0..<8, with: $0) }
             try handle.write(contentsOf: block)

@@ -74,27 +74,38 @@ final class Exchange: Sendable {
     /// Waits for the exchange: creates and resumes the task with `makeTask` unless the call was
     /// cancelled first (then no task exists and nothing is sent), and cancels it after `deadline`
     /// seconds (URLSession's resource timeout, which Linux ignores).
-    func run(deadline: TimeInterval, makeTask: @escaping () -> URLSessionTask) async -> Outcome {
+    ///
+    /// The task is made and resumed on ``starts``, not on the calling task's thread: on Linux both
+    /// wait for the work queue every session shares, which may be busy for as long as libcurl's
+    /// pass over a fast download takes, and a Swift task waiting there holds one of the few
+    /// threads all Swift tasks share (two on a two-core machine: two such waits stop every task).
+    func run(deadline: TimeInterval, makeTask: @escaping @Sendable () -> URLSessionTask) async -> Outcome {
         await withCheckedContinuation { continuation in
-            let started = state.withLock { state -> Bool in
-                guard !state.cancelled else { return false }
-                state.deadline = deadline
-                let task = makeTask()
-                state.continuation = continuation
-                state.task = task
-                state.phase = .running
-                task.resume()
-                return true
-            }
-            guard started else {
-                return continuation.resume(returning: .failure(CancellationError()))
-            }
-            guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
-            // Added after the start, so only a running exchange can time out; `complete` removes
-            // it, and an exchange that completed before this line is removed at once.
-            Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.stop(timedOut: true) }
-            if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
+            Self.starts.async { self.start(continuation, deadline: deadline, makeTask: makeTask) }
         }
+    }
+
+    private func start(
+        _ continuation: CheckedContinuation<Outcome, Never>, deadline: TimeInterval, makeTask: () -> URLSessionTask
+    ) {
+        let started = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            state.deadline = deadline
+            let task = makeTask()
+            state.continuation = continuation
+            state.task = task
+            state.phase = .running
+            task.resume()
+            return true
+        }
+        guard started else {
+            return continuation.resume(returning: .failure(CancellationError()))
+        }
+        guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
+        // Added after the start, so only a running exchange can time out; `complete` removes
+        // it, and an exchange that completed before this line is removed at once.
+        Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.stop(timedOut: true) }
+        if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
     }
 
     /// Cancels the exchange because the calling task was cancelled.
@@ -130,6 +141,11 @@ final class Exchange: Sendable {
         guard let task else { return }
         Deadlines.cancellations.async { task.cancel() }
     }
+
+    /// Where exchanges make and resume their tasks: a concurrent queue whose threads are not
+    /// Swift's, so that a start waiting for URLSession's work queue holds none of them. Each start
+    /// holds its exchange's lock, so a cancel still finds the task running or never made.
+    static let starts = DispatchQueue(label: "EndpointKit.URLSessionTransport.starts", attributes: .concurrent)
 
     /// Where a bare `URLSession` used as a transport makes, resumes and cancels its tasks (see
     /// its `send(_:body:context:)`): a serial queue with a thread of its own, so that a task is

@@ -88,15 +88,23 @@ import Testing
         "AppKit": ["NSApplication", "NSView", "NSViewController", "NSImage", "NSColor", "NSFont"],
     ]
 
-    /// The top-level public types of the four products, read from their sources.
+    /// The top-level public types of the four products, read from their sources once for the
+    /// suite's tests (a regular expression on every line took seconds of a debug build's time).
     static func publicTypeNames() throws -> [String: String] {
+        try scanned.get()
+    }
+
+    private static let scanned = Result { try scanPublicTypeNames() }
+
+    private static func scanPublicTypeNames() throws -> [String: String] {
         let declaration = try Regex(#"^(?:public|open) +(?:final +)?(?:struct|enum|class|protocol|actor|typealias) +(\w+)"#)
         var names: [String: String] = [:]
         let sources = root.appendingPathComponent("Sources")
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         for file in files {
-            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+            where line.hasPrefix("public") || line.hasPrefix("open") {
                 if let match = try declaration.firstMatch(in: String(line)), let name = match.output[1].substring {
                     names[String(name)] = file.lastPathComponent
                 }
