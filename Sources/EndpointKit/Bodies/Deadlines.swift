@@ -15,11 +15,10 @@ final class Deadlines: @unchecked Sendable {
     // `lock` guards `entries` and `armedFor`; `timer` is only scheduled under it.
     static let shared = Deadlines()
 
-    /// Where deadlines fire, cancels wait for URLSession's work queue, and the session's completion
-    /// handlers are called: a queue of EndpointKit's own, because these calls can block for a
-    /// while. Blocked threads of the global pool (as wide as the machine has cores) would hold up
-    /// every other user of it, the delegate queue included, and the delegate's own thread must
-    /// keep draining callbacks.
+    /// Where deadlines fire and paced calls wake: blocks that only change state and hand work on.
+    /// A concurrent queue runs on Dispatch's global pool, which Swift's tasks share on Linux, so
+    /// nothing here may wait: URLSession's calls, which wait for its work queue, go to the
+    /// transport's own serial queues.
     static let cancellations = DispatchQueue(label: "EndpointKit.URLSessionTransport.cancellations", attributes: .concurrent)
 
     private struct Entry {

@@ -59,6 +59,8 @@ final class Exchange: Sendable {
     let streams: Bool
     /// How many redirects the call may follow in all.
     let maximumRedirects: Int
+    /// Where the task is made, resumed and cancelled.
+    private var calls: DispatchQueue { SessionCalls.queue(for: self) }
 
     init(request: URLRequest, uploadsFile: Bool, context: TransportContext, streams: Bool = false, maximumRedirects: Int = 10, redirectsSoFar: Int = 0) {
         self.request = request
@@ -75,45 +77,35 @@ final class Exchange: Sendable {
     /// cancelled first (then no task exists and nothing is sent), and cancels it after `deadline`
     /// seconds (URLSession's resource timeout, which Linux ignores).
     ///
-    /// The task is made and resumed on ``starts``, not on the calling task's thread: on Linux both
-    /// wait for the work queue every session shares, which may be busy for as long as libcurl's
-    /// pass over a fast download takes, and a Swift task waiting there holds one of the few
-    /// threads all Swift tasks share (two on a two-core machine: two such waits stop every task).
+    /// The task is made and resumed on one of ``SessionCalls``' queues, never on the calling
+    /// Swift task's thread: see there why.
     func run(deadline: TimeInterval, makeTask: @escaping @Sendable () -> URLSessionTask) async -> Outcome {
         await withCheckedContinuation { continuation in
-            Self.starts.async { self.start(continuation, deadline: deadline, makeTask: makeTask) }
+            calls.async { [self] in
+                let started = state.withLock { state -> Bool in
+                    guard !state.cancelled else { return false }
+                    state.deadline = deadline
+                    let task = makeTask()
+                    state.continuation = continuation
+                    state.task = task
+                    state.phase = .running
+                    task.resume()
+                    return true
+                }
+                guard started else {
+                    return continuation.resume(returning: .failure(CancellationError()))
+                }
+                guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
+                // Added after the start, so only a running exchange can time out; `complete`
+                // removes it, and an exchange that completed before this line is removed at once.
+                Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.cancel(timedOut: true) }
+                if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
+            }
         }
     }
 
-    private func start(
-        _ continuation: CheckedContinuation<Outcome, Never>, deadline: TimeInterval, makeTask: () -> URLSessionTask
-    ) {
-        let started = state.withLock { state -> Bool in
-            guard !state.cancelled else { return false }
-            state.deadline = deadline
-            let task = makeTask()
-            state.continuation = continuation
-            state.task = task
-            state.phase = .running
-            task.resume()
-            return true
-        }
-        guard started else {
-            return continuation.resume(returning: .failure(CancellationError()))
-        }
-        guard let nanoseconds = Seconds.nanoseconds(deadline) else { return }
-        // Added after the start, so only a running exchange can time out; `complete` removes
-        // it, and an exchange that completed before this line is removed at once.
-        Deadlines.shared.add(self, after: nanoseconds) { [weak self] in self?.stop(timedOut: true) }
-        if state.withLock({ $0.phase == .finished }) { Deadlines.shared.remove(self) }
-    }
-
-    /// Cancels the exchange because the calling task was cancelled.
-    func cancel() {
-        stop(timedOut: false)
-    }
-
-    private func stop(timedOut: Bool) {
+    /// Cancels the exchange: the calling task was cancelled, or its deadline passed (`timedOut`).
+    func cancel(timedOut: Bool = false) {
         let task = state.withLock { state -> URLSessionTask? in
             guard state.phase != .finished, !state.cancelled, !state.timedOut else { return nil }
             if timedOut { state.timedOut = true } else { state.cancelled = true }
@@ -123,7 +115,7 @@ final class Exchange: Sendable {
         // be waiting for this lock, and a cancelled Swift task calls this holding its own lock,
         // which the delegate needs to resume it: waiting here hung the suite in CI. A task that
         // completes in the meantime is already `.completed`, which `cancel()` ignores.
-        Self.cancelElsewhere(task)
+        cancelElsewhere(task)
     }
 
     /// Stops keeping the body because it passed its size limit, and returns the task to cancel.
@@ -133,25 +125,15 @@ final class Exchange: Sendable {
         return state.phase == .running ? state.task : nil
     }
 
-    /// Cancels `task` from another thread. Called on the delegate's thread, `cancel()` would block
-    /// it until libcurl finishes its pass over the socket, and every chunk read meanwhile (a whole
-    /// inflating gzip body) would pile up in the delegate queue: a 4 GiB gzip bomb grew memory by
-    /// 4.6 GB that way. From another thread, the delegate goes on dropping chunks as they come.
-    private static func cancelElsewhere(_ task: URLSessionTask?) {
+    /// Cancels `task` on this exchange's queue of ``SessionCalls``, after its start. Called on
+    /// the delegate's thread, `cancel()` would block it until libcurl finishes its pass over the
+    /// socket, and every chunk read meanwhile (a whole inflating gzip body) would pile up in the
+    /// delegate queue: a 4 GiB gzip bomb grew memory by 4.6 GB that way. From another thread, the
+    /// delegate goes on dropping chunks as they come.
+    private func cancelElsewhere(_ task: URLSessionTask?) {
         guard let task else { return }
-        Deadlines.cancellations.async { task.cancel() }
+        calls.async { task.cancel() }
     }
-
-    /// Where exchanges make and resume their tasks: a concurrent queue whose threads are not
-    /// Swift's, so that a start waiting for URLSession's work queue holds none of them. Each start
-    /// holds its exchange's lock, so a cancel still finds the task running or never made.
-    static let starts = DispatchQueue(label: "EndpointKit.URLSessionTransport.starts", attributes: .concurrent)
-
-    /// Where a bare `URLSession` used as a transport makes, resumes and cancels its tasks (see
-    /// its `send(_:body:context:)`): a serial queue with a thread of its own, so that a task is
-    /// resumed before it can be cancelled, and no cancel waits for URLSession's work queue while
-    /// the Swift runtime holds the calling task's lock.
-    static let sessionCalls = DispatchQueue(label: "EndpointKit.URLSessionTransport.sessionCalls")
 
     // MARK: - The delegate side
 
@@ -170,7 +152,7 @@ final class Exchange: Sendable {
             }
             return nil
         }
-        Self.cancelElsewhere(task)
+        cancelElsewhere(task)
     }
 
     /// Hands a 2xx response over to the caller at its head; its body goes to a buffer that holds
@@ -183,7 +165,7 @@ final class Exchange: Sendable {
             // too far behind), and `cancel()` there would wait for the work queue, which waits for
             // the delegate: every URLSession call in the process would stall.
             onCancel: { [weak self] in
-                Deadlines.cancellations.async { [weak self] in self?.cancel() }
+                self?.calls.async { [weak self] in self?.cancel() }
             })
         let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
             guard !state.cancelled, !state.timedOut else { return nil }
@@ -216,7 +198,7 @@ final class Exchange: Sendable {
             state.body.append(data)
             return nil
         }
-        Self.cancelElsewhere(task)
+        cancelElsewhere(task)
     }
 
     /// Records what the redirect policy refused, so that completion reports it.

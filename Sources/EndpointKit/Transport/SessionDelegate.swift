@@ -61,7 +61,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         // Answered from another queue: on Linux the handler may wait for the session's work queue.
-        let answer: @Sendable (URLRequest?) -> Void = { next in Deadlines.cancellations.async { completionHandler(next) } }
+        let answer: @Sendable (URLRequest?) -> Void = { next in SessionCalls.queue(for: task).async { completionHandler(next) } }
         guard let exchange = exchange(for: task) else { return answer(nil) }
         // The request as last sent: after a 302 turned a POST into a GET, that GET, not the POST.
         let current = task.currentRequest ?? exchange.request
@@ -95,7 +95,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // exchange returns them as an ordinary response.
         exchange(for: task)?.declineChallenge(failureResponse: challenge.failureResponse as? HTTPURLResponse)
         // Declining cancels the task, which waits for the session's work queue: not on this thread.
-        Deadlines.cancellations.async { completionHandler(.cancelAuthenticationChallenge, nil) }
+        SessionCalls.queue(for: task).async { completionHandler(.cancelAuthenticationChallenge, nil) }
         #else
         // Apple's URLSession answers a 401 it has no credential for with the response itself, and
         // handles server trust; keep its behaviour.

@@ -25,9 +25,10 @@ extension URLSession: HTTPTransport {
             break
         }
         let call = Locked<(task: URLSessionTask?, cancelled: Bool)>((task: nil, cancelled: false))
+        let calls = SessionCalls.queue(for: self)  // start and cancel, in that order, off Swift's threads
         let (data, response) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
-                Exchange.sessionCalls.async { [request, file] in
+                calls.async { [request, file] in
                     // A call cancelled before its answer came reports the cancel, even when the
                     // answer won the race with it.
                     let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
@@ -51,7 +52,7 @@ extension URLSession: HTTPTransport {
                 state.cancelled = true
                 return state.task
             }
-            if let task { Exchange.sessionCalls.async { task.cancel() } }
+            if let task { calls.async { task.cancel() } }
         }
         guard let http = response as? HTTPURLResponse else {
             throw URLError(.badServerResponse)
