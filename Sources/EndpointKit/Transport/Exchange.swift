@@ -161,12 +161,9 @@ final class Exchange: Sendable {
     private func startStream(_ response: HTTPURLResponse) {
         let buffer = ChunkBuffer(
             overflowLimit: Self.overflowLimit, idleTimeout: context.idleTimeout,
-            // From another queue: the buffer may stop the stream on the delegate's thread (a reader
-            // too far behind), and `cancel()` there would wait for the work queue, which waits for
-            // the delegate: every URLSession call in the process would stall.
-            onCancel: { [weak self] in
-                self?.calls.async { [weak self] in self?.cancel() }
-            })
+            // The buffer may stop the stream on the delegate's thread (a reader too far behind):
+            // `cancel()` only marks the exchange and hands URLSession's cancel to `calls`.
+            onCancel: { [weak self] in self?.cancel() })
         let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
             guard !state.cancelled, !state.timedOut else { return nil }
             state.response = response
