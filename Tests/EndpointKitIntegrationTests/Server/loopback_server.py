@@ -48,6 +48,7 @@ Routes (any method):
   /cut?sent=&declared=           declares Content-Length `declared`, sends `sent` bytes, closes
   /redirect/STATUS/PATH          that redirect status with Location: /PATH (same origin)
   /redirect-early/STATUS/PATH    the same, answered before the body is read, then the connection closed
+                                 (a lingering close, as nginx's)
   /redirect-draining/STATUS/PATH the same, answered before the body is read, which is then read and
                                  dropped on a connection kept open (nginx's `return 307`)
   /redirect-away/STATUS/PATH     that redirect status with Location: http://127.0.0.1:OTHER/PATH
@@ -126,11 +127,12 @@ class Handler(BaseHTTPRequestHandler):
         if route == "/multipart":
             return self.multipart()
         if route.startswith("/redirect-early/"):
-            # As nginx's `return 307` does: the answer goes before the body is read, and the
-            # connection closes with the body unread.
+            # As nginx's `return 307` does when it closes: the answer goes before the body is read,
+            # then the connection closes with the body unread, after a lingering close.
             _, _, status, target = route.split("/", 3)
             self.close_connection = True
-            return self.reply(int(status), "text/plain", b"moved", {"Location": "/" + target, "Connection": "close"})
+            self.reply(int(status), "text/plain", b"moved", {"Location": "/" + target, "Connection": "close"})
+            return self.linger()
         if route.startswith("/redirect-draining/"):
             # As nginx's `return 307` does on a kept-alive connection: the answer goes before the
             # body is read, then the body is read and thrown away, and the connection stays open.
@@ -482,6 +484,21 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(status, "text/html", f"<html><body><h1>Error</h1><table>{rows}</table></body></html>".encode())
         else:
             self.reply(status, "text/plain", "\n".join(f"{k}={v}" for k, v in facts.items()).encode())
+
+    def linger(self, seconds=10.0):
+        """Closes as nginx's lingering close does: stops sending, then reads and drops what the
+        client still sends, until it closes or `seconds` pass. Closed at once, a socket with
+        unread bytes resets the connection, and the reset can reach the client before it read the
+        answer, which is then lost (URLError -1 under load, in this suite)."""
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_WR)
+            self.connection.settimeout(seconds)
+            until = time.monotonic() + seconds
+            while time.monotonic() < until and self.connection.recv(1 << 16):
+                pass
+        except OSError:
+            pass
 
     def reply(self, status, content_type, body, headers=None):
         if LOG:
