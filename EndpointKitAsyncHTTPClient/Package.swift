@@ -3,7 +3,7 @@ import PackageDescription
 
 // A test harness, not a package to depend on: the transport is the root package's
 // `EndpointKitAsyncHTTPClient` product, behind its `AsyncHTTPClient` trait. This package turns the
-// trait on and runs the transport's own tests and EndpointKit's whole integration suite over it.
+// trait on and runs the transport's own tests and EndpointKit's integration suite over it.
 let package = Package(
     name: "EndpointKitAsyncHTTPClientTests",
     platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
@@ -21,7 +21,9 @@ let package = Package(
         ),
         // EndpointKit's whole integration suite (the root's `Tests/EndpointKitIntegrationTests`,
         // reached through the `Suite` link) over AsyncHTTPClientTransport: only the file that
-        // chooses the transport is this package's own.
+        // chooses the transport is this package's own. Left out: the schema property test, which
+        // sends nothing (JSON Schema against Codable, checked by Python's hypothesis) and took 286
+        // of the harness's 286 s in CI; the root's `swift test` runs it.
         .testTarget(
             name: "IntegrationSuite",
             dependencies: [
@@ -32,7 +34,7 @@ let package = Package(
                 .product(name: "EndpointKitTools", package: "EndpointKit"),
                 .product(name: "EndpointKitMCP", package: "EndpointKit"),
             ],
-            exclude: ["Suite/Server", "Suite/IntegrationTransport.swift"],
+            exclude: ["Suite/Server", "Suite/IntegrationTransport.swift", "Suite/SchemaPropertyTests.swift"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
     ]

@@ -163,24 +163,33 @@ private struct Specimen {
             let values = "[" + specimen.encoded.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",") + "]"
             try Data(values.utf8).write(to: folder.appendingPathComponent("\(specimen.name).values.json"))
         }
+        // Generation is single-threaded Python, and one schema (`everything`) took 135 s of it:
+        // as one process it was most of the suite's time (265 s of 265 s in CI). Each schema is
+        // cut into one part per core, each part a fixed seed of its own (the same instances every
+        // run), and the parts run in worker processes. `fork`, so that the workers need not import
+        // this script again (it has no file).
         let script = """
-            import json, pathlib, sys, warnings
+            import json, multiprocessing, os, pathlib, sys, time, warnings
             warnings.simplefilter("ignore")
             import jsonschema
-            from hypothesis import HealthCheck, given, settings
+            from hypothesis import HealthCheck, given, seed, settings
             from hypothesis_jsonschema import from_schema
             from hypothesis_jsonschema._canonicalise import HypothesisRefResolutionError
             folder, count = pathlib.Path(sys.argv[1]), int(sys.argv[2])
-            report = {}
-            for path in sorted(folder.glob("*.schema.json")):
-                name = path.name[: -len(".schema.json")]
+            parts = max(1, os.cpu_count() or 1)
+            def check(unit):
+                path, part = unit
+                warnings.simplefilter("ignore")
+                start = time.monotonic()
                 schema = json.loads(path.read_text())
-                validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
-                invalid = [f"{list(e.absolute_path)}: {e.message}"[:300]
-                           for value in json.loads((folder / f"{name}.values.json").read_text())
-                           for e in validator.iter_errors(value)]
+                invalid = []
+                if part == 0:
+                    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+                    values = json.loads(path.with_name(path.name.replace(".schema.json", ".values.json")).read_text())
+                    invalid = [f"{list(e.absolute_path)}: {e.message}"[:300] for value in values for e in validator.iter_errors(value)]
                 instances = []
-                @settings(max_examples=count, derandomize=True, database=None, deadline=None,
+                @seed(part)
+                @settings(max_examples=-(-count // parts), derandomize=False, database=None, deadline=None,
                           suppress_health_check=list(HealthCheck))
                 @given(from_schema(schema))
                 def collect(value):
@@ -189,10 +198,25 @@ private struct Specimen {
                     collect()
                 except HypothesisRefResolutionError:
                     instances = None  # hypothesis-jsonschema cannot generate recursive schemas
-                with open(folder / f"{name}.instances.jsonl", "w") as out:
-                    for value in instances or []:
-                        out.write(json.dumps(value, ensure_ascii=False) + "\\n")
-                report[name] = {"instances": -1 if instances is None else len(instances), "invalid": invalid}
+                return path.name[: -len(".schema.json")], instances, invalid, time.monotonic() - start
+            # The largest schemas first, so that no worker is left with a long part at the end.
+            units = [(path, part) for path in sorted(folder.glob("*.schema.json"), key=lambda path: -path.stat().st_size)
+                     for part in range(parts)]
+            report = {}
+            for path, _ in units:
+                path.with_name(path.name.replace(".schema.json", ".instances.jsonl")).touch()
+            with multiprocessing.get_context("fork").Pool(parts) as pool:
+                for name, instances, invalid, seconds in pool.imap_unordered(check, units):
+                    entry = report.setdefault(name, {"instances": 0, "invalid": [], "seconds": 0})
+                    entry["invalid"] += invalid
+                    entry["seconds"] = round(entry["seconds"] + seconds, 1)
+                    if instances is None or entry["instances"] == -1:
+                        entry["instances"] = -1
+                        continue
+                    entry["instances"] += len(instances)
+                    with open(folder / f"{name}.instances.jsonl", "a") as out:
+                        for value in instances:
+                            out.write(json.dumps(value, ensure_ascii=False) + "\\n")
             print(json.dumps(report))
             """
         let instances = String(Self.instancesPerSchema)
@@ -219,7 +243,8 @@ private struct Specimen {
             #expect(failures.isEmpty, "\(specimen.name): \(failures.count) of \(lines.count) generated instances do not decode, e.g. \(failures.prefix(3))")
         }
         #expect(generated > 500)
-        print("schema property test: \(generated) generated instances decoded, \(specimens.map(\.encoded.count).reduce(0, +)) encoded values validated")
+        let seconds = report.mapValues { $0["seconds"] as? Double ?? 0 }.sorted { $0.value > $1.value }.prefix(3)
+        print("schema property test: \(generated) generated instances decoded, \(specimens.map(\.encoded.count).reduce(0, +)) encoded values validated; slowest schemas: \(seconds.map { "\($0.key) \($0.value) s" }.joined(separator: ", "))")
     }
 }
 #endif
