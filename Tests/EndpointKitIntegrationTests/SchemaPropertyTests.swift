@@ -163,30 +163,30 @@ private struct Specimen {
             let values = "[" + specimen.encoded.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",") + "]"
             try Data(values.utf8).write(to: folder.appendingPathComponent("\(specimen.name).values.json"))
         }
-        // Generation is single-threaded Python, and one schema (`everything`) took 135 s of it:
-        // as one process it was most of the suite's time (265 s of 265 s in CI). Each schema is
-        // cut into one part per core, each part a fixed seed of its own (the same instances every
-        // run), and the parts run in worker processes. `fork`, so that the workers need not import
-        // this script again (it has no file).
+        // Generation is single-threaded Python, and one schema (`everything`) took 135 s of it: as
+        // one process it was most of the suite's time (265 s of 265 s in CI). So one process runs
+        // per core, each generating its part of every schema's instances from a fixed seed of its
+        // own (the same instances every run); the first also checks the encoded values. Processes,
+        // not Python's multiprocessing: a pool forked from Python hung at its end once in four runs.
         let script = """
-            import json, multiprocessing, os, pathlib, sys, time, warnings
+            import json, pathlib, sys, time, warnings
             warnings.simplefilter("ignore")
             import jsonschema
             from hypothesis import HealthCheck, given, seed, settings
             from hypothesis_jsonschema import from_schema
             from hypothesis_jsonschema._canonicalise import HypothesisRefResolutionError
-            folder, count = pathlib.Path(sys.argv[1]), int(sys.argv[2])
-            parts = max(1, os.cpu_count() or 1)
-            def check(unit):
-                path, part = unit
-                warnings.simplefilter("ignore")
+            folder, count, part, parts = pathlib.Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+            report = {}
+            for path in sorted(folder.glob("*.schema.json")):
                 start = time.monotonic()
+                name = path.name[: -len(".schema.json")]
                 schema = json.loads(path.read_text())
                 invalid = []
                 if part == 0:
                     validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
-                    values = json.loads(path.with_name(path.name.replace(".schema.json", ".values.json")).read_text())
-                    invalid = [f"{list(e.absolute_path)}: {e.message}"[:300] for value in values for e in validator.iter_errors(value)]
+                    invalid = [f"{list(e.absolute_path)}: {e.message}"[:300]
+                               for value in json.loads((folder / f"{name}.values.json").read_text())
+                               for e in validator.iter_errors(value)]
                 instances = []
                 @seed(part)
                 @settings(max_examples=-(-count // parts), derandomize=False, database=None, deadline=None,
@@ -198,39 +198,38 @@ private struct Specimen {
                     collect()
                 except HypothesisRefResolutionError:
                     instances = None  # hypothesis-jsonschema cannot generate recursive schemas
-                return path.name[: -len(".schema.json")], instances, invalid, time.monotonic() - start
-            # The largest schemas first, so that no worker is left with a long part at the end.
-            units = [(path, part) for path in sorted(folder.glob("*.schema.json"), key=lambda path: -path.stat().st_size)
-                     for part in range(parts)]
-            report = {}
-            for path, _ in units:
-                path.with_name(path.name.replace(".schema.json", ".instances.jsonl")).touch()
-            with multiprocessing.get_context("fork").Pool(parts) as pool:
-                for name, instances, invalid, seconds in pool.imap_unordered(check, units):
-                    entry = report.setdefault(name, {"instances": 0, "invalid": [], "seconds": 0})
-                    entry["invalid"] += invalid
-                    entry["seconds"] = round(entry["seconds"] + seconds, 1)
-                    if instances is None or entry["instances"] == -1:
-                        entry["instances"] = -1
-                        continue
-                    entry["instances"] += len(instances)
-                    with open(folder / f"{name}.instances.jsonl", "a") as out:
-                        for value in instances:
-                            out.write(json.dumps(value, ensure_ascii=False) + "\\n")
+                with open(folder / f"{name}.instances.{part}.jsonl", "w") as out:
+                    for value in instances or []:
+                        out.write(json.dumps(value, ensure_ascii=False) + "\\n")
+                report[name] = {"instances": -1 if instances is None else len(instances), "invalid": invalid,
+                                "seconds": round(time.monotonic() - start, 1)}
             print(json.dumps(report))
             """
-        let instances = String(Self.instancesPerSchema)
-        let (status, output) = try await onOwnThread { PythonEnvironment.run(try PythonEnvironment.interpreter(), ["-c", script, folder.path, instances]) }
-        #expect(status == 0, "\(output)")
-        let last = try #require(output.split(separator: "\n").last.map(String.init), "\(output)")
-        let report = try #require((try? JSONSerialization.jsonObject(with: Data(last.utf8))) as? [String: [String: Any]], "\(output)")
+        let parts = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let python = try PythonEnvironment.interpreter()
+        let outputs = try await withThrowingTaskGroup(of: (Int32, String).self) { group in
+            for part in 0..<parts {
+                let arguments = ["-c", script, folder.path, String(Self.instancesPerSchema), String(part), String(parts)]
+                group.addTask { try await onOwnThread { PythonEnvironment.run(python, arguments) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let reports = try outputs.map { status, output in
+            #expect(status == 0, "\(output)")
+            let last = try #require(output.split(separator: "\n").last.map(String.init), "\(output)")
+            return try #require((try? JSONSerialization.jsonObject(with: Data(last.utf8))) as? [String: [String: Any]], "\(output)")
+        }
         var generated = 0
         for specimen in specimens {
-            let entry = try #require(report[specimen.name], "\(specimen.name) missing from \(output)")
-            #expect(entry["invalid"] as? [String] == [], "\(specimen.name): encoded values the schema refuses: \(entry["invalid"] ?? "")")
-            let lines = try String(contentsOf: folder.appendingPathComponent("\(specimen.name).instances.jsonl"), encoding: .utf8)
-                .split(separator: "\n")
-            if entry["instances"] as? Int == -1 {
+            let entries = reports.compactMap { $0[specimen.name] }
+            #expect(entries.count == parts, "\(specimen.name) missing from a part's report")
+            let invalid = entries.flatMap { $0["invalid"] as? [String] ?? [] }
+            #expect(invalid == [], "\(specimen.name): encoded values the schema refuses: \(invalid)")
+            let lines = try (0..<parts).flatMap { part in
+                try String(contentsOf: folder.appendingPathComponent("\(specimen.name).instances.\(part).jsonl"), encoding: .utf8)
+                    .split(separator: "\n")
+            }
+            if entries.contains(where: { $0["instances"] as? Int == -1 }) {
                 #expect(specimen.name == "tree", "hypothesis-jsonschema could not generate \(specimen.name)")  // recursive
                 continue
             }
@@ -243,7 +242,7 @@ private struct Specimen {
             #expect(failures.isEmpty, "\(specimen.name): \(failures.count) of \(lines.count) generated instances do not decode, e.g. \(failures.prefix(3))")
         }
         #expect(generated > 500)
-        let seconds = report.mapValues { $0["seconds"] as? Double ?? 0 }.sorted { $0.value > $1.value }.prefix(3)
+        let seconds = reports.flatMap { $0.mapValues { $0["seconds"] as? Double ?? 0 } }.sorted { $0.value > $1.value }.prefix(3)
         print("schema property test: \(generated) generated instances decoded, \(specimens.map(\.encoded.count).reduce(0, +)) encoded values validated; slowest schemas: \(seconds.map { "\($0.key) \($0.value) s" }.joined(separator: ", "))")
     }
 }
