@@ -165,9 +165,10 @@ private struct Specimen {
         }
         // Generation is single-threaded Python, and one schema (`everything`) took 135 s of it: as
         // one process it was most of the suite's time (265 s of 265 s in CI). So one process runs
-        // per core, each generating its part of every schema's instances from a fixed seed of its
-        // own (the same instances every run); the first also checks the encoded values. Processes,
-        // not Python's multiprocessing: a pool forked from Python hung at its end once in four runs.
+        // per core, at most four (each holds hypothesis, about 150 MB), each generating its part of
+        // every schema's instances from a fixed seed of its own (the same instances every run on a
+        // machine); the first also checks the encoded values. Processes, not Python's
+        // multiprocessing: a pool forked from Python hung at its end once in four runs.
         let script = """
             import json, pathlib, sys, time, warnings
             warnings.simplefilter("ignore")
@@ -205,7 +206,7 @@ private struct Specimen {
                                 "seconds": round(time.monotonic() - start, 1)}
             print(json.dumps(report))
             """
-        let parts = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let parts = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let python = try PythonEnvironment.interpreter()
         let outputs = try await withThrowingTaskGroup(of: (Int32, String).self) { group in
             for part in 0..<parts {
