@@ -127,8 +127,8 @@ class Handler(BaseHTTPRequestHandler):
         if route == "/multipart":
             return self.multipart()
         if route.startswith("/redirect-early/"):
-            # As nginx's `return 307` does when it closes: the answer goes before the body is read,
-            # then the connection closes with the body unread, after a lingering close.
+            # As nginx's `return 307` does when it closes: the answer goes before the body is read;
+            # then the server stops sending, drops the rest of the body and closes (`linger`).
             _, _, status, target = route.split("/", 3)
             self.close_connection = True
             self.reply(int(status), "text/plain", b"moved", {"Location": "/" + target, "Connection": "close"})
