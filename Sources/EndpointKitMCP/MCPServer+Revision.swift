@@ -7,6 +7,8 @@ extension MCPServer {
     struct Reply: Sendable {
         var body: Data?
         var status: Int
+        /// Header fields to send with it over HTTP, such as a `403`'s `WWW-Authenticate`.
+        var headers: [(name: String, value: String)] = []
 
         init(_ body: Data?, status: Int = 200) {
             self.body = body
@@ -15,11 +17,16 @@ extension MCPServer {
     }
 
     /// Who sent a message, as far as its transport knows: the process's own user (standard input
-    /// and output, or ``handle(_:)->Data?``), or an HTTP client with the principal its token named.
+    /// and output, or ``handle(_:)->Data?``), or a remote client (Streamable HTTP, or a transport
+    /// of the app's own through ``handle(_:from:)``) with the principal its token named.
     struct Caller: Sendable {
         enum Channel: Sendable { case local, http }
         var channel: Channel
         var principal: Principal?
+        /// The protocol version the transport says the client speaks (over HTTP its
+        /// `MCP-Protocol-Version`, 2025-03-26 without one); `nil` for the one it agreed in
+        /// `initialize`.
+        var protocolVersion: String?
 
         static let local = Caller(channel: .local, principal: nil)
 

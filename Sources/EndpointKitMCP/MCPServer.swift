@@ -32,20 +32,22 @@ import Foundation
 ///   says (secrets redacted); a payload cut at the size limit is an error result instead. Bad
 ///   arguments (a key given twice included) and failed calls are results with `isError: true`
 ///   whose text tells the model what to fix; an unknown tool is a JSON-RPC error.
-/// - A batch (a JSON array of requests, as protocol version 2025-03-26 has them) is answered as one
-///   array, in order, without replies to its notifications.
+/// - A batch (a JSON array of requests) from a client of protocol version 2025-03-26, the only one
+///   that has them, is answered as one array, in order, without replies to its notifications; from
+///   any other, or with a tool call the caller's scopes do not allow, none of it runs.
 /// - `notifications/cancelled` cancels the named call: no answer is sent for it, and nothing more
 ///   goes to the API once EndpointKit sees the cancellation.
 /// - An unknown method, a message that is not JSON or not UTF-8, or not a JSON-RPC 2.0 request
-///   (an id that is not a string or an integer, a key twice in the envelope), gets the JSON-RPC
-///   error for it (`-32601`, `-32700`, `-32600`).
+///   (an id that is not a string or an integer, a key twice in any object but a tool's arguments),
+///   gets the JSON-RPC error for it (`-32601`, `-32700`, `-32600`).
 ///
 /// A call that is not read-only is confirmed before anything is sent (``Confirmation``): by the
 /// app's own `EndpointTools` confirmation closure when it gave one; else, when a 2026-07-28 client
 /// can ask its user (form elicitation), by the user, with an `InputRequiredResult` whose signed
 /// `requestState` the retried call must bring back; else by the configuration's rule. Over HTTP,
 /// ``Authorization`` makes the server an OAuth resource server: a bearer token is turned into a
-/// ``Principal`` by the app, and never reaches the API the tools call.
+/// ``Principal`` by the app, and never reaches the API the tools call; every tool call, whatever
+/// message carried it, is checked against the principal's scopes before anything is sent.
 public actor MCPServer {
     /// The protocol versions this server speaks, newest first.
     public static let supportedVersions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
@@ -69,6 +71,8 @@ public actor MCPServer {
     private var cancelled: Set<JSONValue> = []
     /// The messages read by ``run(input:output:)`` that are still being answered, by line number.
     var lineTasks: [UInt64: Task<Void, Never>] = [:]
+    /// The protocol version the local client (standard input and output) agreed in `initialize`.
+    var agreedVersion: String?
     var nextLine: UInt64 = 0
 
     /// A server named `name` (the `serverInfo` clients show) offering `tools`.
@@ -121,25 +125,54 @@ public actor MCPServer {
         await handle(message, caller: .local).body
     }
 
+    /// Answers one JSON-RPC message from a caller your own transport authenticated (a WebSocket
+    /// that checked a token, say), as an HTTP caller with that principal is answered: a tool call
+    /// needs its ``Authorization/requiredScopes``, and a refused one is a `-32600` error, nothing
+    /// sent. Batches are refused: no version was agreed with such a caller.
+    ///
+    /// ```swift
+    /// let reply = await mcp.handle(message, from: MCPServer.Principal(id: "ann", scopes: ["notes:read"]))
+    /// ```
+    public func handle(_ message: Data, from principal: Principal) async -> Data? {
+        await handle(message, caller: Caller(channel: .http, principal: principal)).body
+    }
+
     /// One message from `caller`: the reply, and the HTTP status it goes with.
     func handle(_ message: Data, caller: Caller) async -> Reply {
+        do throws(Unparsable) {
+            return await respond(to: try MCPServer.parse(message), caller: caller)
+        } catch {
+            return Reply(error.reply)
+        }
+    }
+
+    /// A message that is not JSON, or not UTF-8: the JSON-RPC parse error to answer it with.
+    struct Unparsable: Error {
+        let reply: Data
+    }
+
+    /// `message` as JSON, duplicated keys kept: they are refused where they are, a tool's
+    /// arguments with an error result under the request's id, the rest with a JSON-RPC error.
+    static func parse(_ message: Data) throws(Unparsable) -> JSONValue {
         // Refused, never repaired: a replacement character would reach the API as the user's data.
         let text = String(decoding: message, as: UTF8.self)
         guard text.utf8.elementsEqual(message) else {
-            return Reply(MCPServer.reply(id: .null, error: -32700, "Parse error: the message is not valid UTF-8"))
+            throw Unparsable(reply: MCPServer.reply(id: .null, error: -32700, "Parse error: the message is not valid UTF-8"))
         }
-        let value: JSONValue
         do throws(JSONParser.Failure) {
-            // Duplicated keys are kept here and refused where they are: a tool's arguments get an
-            // error result with the request's id, the envelope a JSON-RPC error.
-            value = try JSONParser.parse(text, maximumDepth: 128, refusesDuplicateKeys: false)
+            return try JSONParser.parse(text, maximumDepth: 128, refusesDuplicateKeys: false)
         } catch {
-            return Reply(MCPServer.reply(id: .null, error: -32700, "Parse error: \(error.message)"))
+            throw Unparsable(reply: MCPServer.reply(id: .null, error: -32700, "Parse error: \(error.message)"))
         }
+    }
+
+    /// The reply to a parsed message: one request or notification, or a batch.
+    func respond(to value: JSONValue, caller: Caller) async -> Reply {
         guard case .array(let batch) = value else { return await answer(value, caller: caller) }
+        guard !batch.isEmpty else { return Reply(MCPServer.reply(id: .null, error: -32600, "Invalid Request: the batch is empty")) }
+        if let refusal = refusal(ofBatch: batch, caller: caller) { return refusal }
         // A JSON-RPC batch (protocol version 2025-03-26): each request answered, concurrently, the
         // replies in one array in the order of the requests; nothing at all for only notifications.
-        guard !batch.isEmpty else { return Reply(MCPServer.reply(id: .null, error: -32600, "Invalid Request: the batch is empty")) }
         let replies = await withTaskGroup(of: (Int, Data?).self) { group in
             for (position, element) in batch.enumerated() {
                 group.addTask { (position, await self.answer(element, caller: caller).body) }
@@ -151,6 +184,29 @@ public actor MCPServer {
         guard !replies.isEmpty else { return Reply(nil) }
         return Reply(Data("[".utf8) + Data(replies.joined(separator: Data(",".utf8))) + Data("]".utf8))
     }
+
+    /// Why none of `batch` runs, if it does not: a batch of a revision that has none (only
+    /// 2025-03-26 has them), or a tool call in it that the caller's scopes do not allow; checked
+    /// before any element runs, so that a batch is run whole or not at all.
+    private func refusal(ofBatch batch: [JSONValue], caller: Caller) -> Reply? {
+        let version = caller.channel == .local ? agreedVersion : caller.protocolVersion
+        let named = batch.lazy.compactMap { element in
+            element["method"]?.stringValue.flatMap { self.statelessVersion(method: $0, params: element["params"] ?? .object([:])) }
+        }.first
+        guard version == MCPServer.batchingVersion, named == nil else {
+            let speaking = named.map { $0.isEmpty ? "server/discover (2026-07-28)" : $0 } ?? version.map { "version \($0)" } ?? "a client that agreed no version in initialize"
+            return Reply(MCPServer.reply(id: .null, error: -32600,
+                "Invalid Request: JSON-RPC batches belong to protocol version \(MCPServer.batchingVersion) only, and \(speaking) sends one message at a time; nothing in the batch was run"), status: 400)
+        }
+        let refusals = batch.compactMap { element -> ScopeRefusal? in
+            guard element["method"]?.stringValue == "tools/call", let tool = element["params"]?["name"]?.stringValue else { return nil }
+            return scopeRefusal(calling: tool, caller: caller)
+        }
+        return refusals.isEmpty ? nil : reply(refusing: refusals, id: .null)
+    }
+
+    /// The only protocol version with JSON-RPC batches (2025-06-18 removed them).
+    static let batchingVersion = "2025-03-26"
 
     /// The reply to one JSON-RPC message (not a batch).
     private func answer(_ value: JSONValue, caller: Caller) async -> Reply {
@@ -175,7 +231,11 @@ public actor MCPServer {
             return await answerStateless(id: id, method: method, params: params, version: version, caller: caller)
         }
         switch method {
-        case "initialize": return Reply(MCPServer.reply(id: id, result: initialized(params)))
+        case "initialize":
+            let result = initialized(params)
+            // Standard input and output is one client: what it agreed decides whether it batches.
+            if caller.channel == .local { agreedVersion = result["protocolVersion"]?.stringValue }
+            return Reply(MCPServer.reply(id: id, result: result))
         case "ping": return Reply(MCPServer.reply(id: id, result: .object([:])))
         case "tools/list": return Reply(list(id: id, params: params, revision: nil))
         case "tools/call": return await call(id: id, params: params, revision: nil, caller: caller)
@@ -201,6 +261,8 @@ public actor MCPServer {
             for member in members where !seen.insert(member.key).inserted { return member.key }
             for member in members {
                 if skippingArguments, member.key == "params", case .object(let params) = member.value {
+                    var names: Set<String> = []
+                    for inner in params where !names.insert(inner.key).inserted { return inner.key }
                     for inner in params where inner.key != "arguments" {
                         if let key = duplicatedKey(in: inner.value) { return key }
                     }
@@ -275,6 +337,9 @@ public actor MCPServer {
         }
         guard tools.names.contains(tool) else {
             return Reply(MCPServer.reply(id: id, error: -32602, "Unknown tool: \(tool); the tools are \(tools.names.joined(separator: ", "))"))
+        }
+        if let refusal = scopeRefusal(calling: tool, caller: caller) {
+            return reply(refusing: [refusal], id: id)
         }
         guard running[id] == nil else {
             return Reply(MCPServer.reply(id: id, error: -32600, "Invalid Request: the id \(id.jsonText()) is already in use by a running call"))

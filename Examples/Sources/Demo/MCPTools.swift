@@ -45,6 +45,6 @@ func demoAuthorization(on origin: URL) -> MCPServer.Authorization {
     MCPServer.Authorization(
         resource: origin.appendingPathComponent("mcp"),
         authorizationServers: [origin.appendingPathComponent("auth")],
-        requiredScopes: ["purchase_cheer": "cheers:write"]
+        requiredScopes: ["purchase_cheer": ["cheers:write"]]
     ) { token in demoPrincipals[token] }
 }

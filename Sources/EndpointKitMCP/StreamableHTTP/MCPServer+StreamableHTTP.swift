@@ -34,7 +34,9 @@ extension MCPServer {
     ///    server opens no event stream of its own (`GET`) and keeps no sessions (`DELETE`).
     /// 3. With ``Authorization``, `Authorization: Bearer <token>` whose principal the app's
     ///    `verify` gives, else **401 Unauthorized** with a `WWW-Authenticate: Bearer` challenge
-    ///    naming the metadata document (`error="invalid_token"` for a refused token).
+    ///    naming the metadata document and ``Authorization/scopesSupported``
+    ///    (`error="invalid_token"` for a refused token); a malformed `Authorization` field, or two,
+    ///    **400 Bad Request** with `error="invalid_request"`.
     /// 4. `MCP-Protocol-Version`, when present, must be one of ``supportedVersions``, else
     ///    **400 Bad Request** with `UnsupportedProtocolVersionError` (`-32022`). Without it the client
     ///    is taken to speak 2025-03-26, as MCP says.
@@ -45,9 +47,11 @@ extension MCPServer {
     /// 7. A 2026-07-28 request: `MCP-Protocol-Version`, `Mcp-Method` and, for `tools/call`,
     ///    `Mcp-Name` (plain or `=?base64?…?=`) must match its body, else **400** with `HeaderMismatch`
     ///    (`-32020`); a header of 2026-07-28 on a body without its `_meta` is **400** with `-32602`.
-    /// 8. A call of a tool whose scope (``Authorization/requiredScopes``) the principal lacks:
-    ///    **403 Forbidden** with `error="insufficient_scope"` and the scope.
-    /// 9. The body is answered: **200 OK** with the `application/json` reply, **202 Accepted** with
+    /// 8. The body is answered. A call of a tool whose scopes (``Authorization/requiredScopes``)
+    ///    the principal lacks, alone or in a batch: **403 Forbidden** with
+    ///    `error="insufficient_scope"` and every scope the call needs, nothing sent. A batch from a
+    ///    client of any version but 2025-03-26 (the header's, 2025-03-26 without one): **400**,
+    ///    nothing run. Else **200 OK** with the `application/json` reply, **202 Accepted** with
     ///    no body when there is none (notifications, replies, a cancelled call), **400 Bad Request**
     ///    with the JSON-RPC error when the body is not a JSON-RPC message at all or a 2026-07-28
     ///    request is malformed, **404** for a method 2026-07-28 does not have.
@@ -68,19 +72,30 @@ extension MCPServer {
         var caller = Caller(channel: .http, principal: nil)
         if let authorization {
             let fields = request.values(of: "Authorization")
-            guard fields.count == 1, let token = MCPServer.bearerToken(fields[0]) else {
-                return MCPServer.unauthorized(authorization.challenge(), "this server needs Authorization: Bearer and a token its authorization server issued")
+            guard fields.count <= 1 else {
+                return MCPServer.refusal(400, "the Authorization field is given \(fields.count) times", challenge: authorization.challenge(error: "invalid_request", scopes: []))
             }
-            guard let principal = await authorization.verify(token) else {
-                return MCPServer.unauthorized(authorization.challenge(error: "invalid_token"), "the bearer token is not one this server accepts")
+            switch fields.first.map(MCPServer.bearerField) {
+            case nil, .otherScheme?:
+                return MCPServer.refusal(401, "this server needs Authorization: Bearer and a token its authorization server issued",
+                                         challenge: authorization.challenge(scopes: authorization.scopesSupported))
+            case .malformed(let reason)?:
+                return MCPServer.refusal(400, "the Authorization field is malformed: \(reason)", challenge: authorization.challenge(error: "invalid_request", scopes: []))
+            case .token(let token)?:
+                guard let principal = await authorization.verify(token) else {
+                    return MCPServer.refusal(401, "the bearer token is not one this server accepts",
+                                             challenge: authorization.challenge(error: "invalid_token", scopes: authorization.scopesSupported))
+                }
+                caller.principal = principal
             }
-            caller.principal = principal
         }
         let versions = request.values(of: "MCP-Protocol-Version")
         if versions.count > 1 {
             return MCPServer.refusal(400, "the MCP-Protocol-Version is given \(versions.count) times")
         }
         let headerVersion = versions.first?.trimmingCharacters(in: .whitespaces)
+        // Without the header the client is taken to speak 2025-03-26, as MCP says.
+        caller.protocolVersion = headerVersion ?? MCPServer.batchingVersion
         let accepted = request.values(of: "Accept")
         if !accepted.isEmpty, !MCPServer.admitsJSON(accepted.joined(separator: ",")) {
             return MCPServer.refusal(406, "the Accept \(accepted.joined(separator: ", ")) does not admit application/json, the only form of this server's replies")
@@ -89,9 +104,11 @@ extension MCPServer {
         guard types.count == 1, MCPServer.mediaType(types[0]) == "application/json" else {
             return MCPServer.refusal(415, "the Content-Type must be application/json, not \(types.isEmpty ? "absent" : types.joined(separator: ", "))")
         }
+        // Parsed once, for the header checks and the answer.
+        let parsed = Result { () throws(Unparsable) in try MCPServer.parse(request.body) }
+        let message = (try? parsed.get()) ?? .null
         // What the headers say must be what the body says (2026-07-28: an intermediary may route on
         // the headers, the server acts on the body).
-        let message = (try? JSONParser.parse(String(decoding: request.body, as: UTF8.self), maximumDepth: 128, refusesDuplicateKeys: false)) ?? .null
         let id = MCPServer.validID(message["id"]) ?? .null
         let method = message["method"]?.stringValue
         let bodyVersion = method.flatMap { statelessVersion(method: $0, params: message["params"] ?? .object([:])) }
@@ -106,36 +123,50 @@ extension MCPServer {
         } else if let headerVersion, MCPServer.statelessVersions.contains(headerVersion), message["id"] != nil, method != nil {
             return MCPServer.jsonReply(400, MCPServer.reply(id: id, error: -32602, "Invalid params: a \(headerVersion) request needs its protocol version in _meta[\"\(MCPServer.protocolVersionKey)\"]"))
         }
-        if let authorization, let principal = caller.principal, method == "tools/call", let tool = message["params"]?["name"]?.stringValue,
-           let scope = authorization.requiredScopes[tool], !principal.scopes.contains(scope) {
-            var response = MCPServer.jsonReply(403, MCPServer.reply(id: id, error: -32600, "Forbidden: the tool \(tool) needs the scope \(scope); nothing was sent"))
-            response.headers.append(("WWW-Authenticate", authorization.challenge(error: "insufficient_scope", scope: scope)))
-            return response
+        let reply: Reply
+        switch parsed {
+        case .success(let value): reply = await respond(to: value, caller: caller)
+        case .failure(let unparsable): reply = Reply(unparsable.reply)
         }
-        let reply = await handle(request.body, caller: caller)
         guard let body = reply.body else {
             return HTTPResponse(status: 202, headers: [], body: Data())
         }
         let refused = body.starts(with: Data(#"{"jsonrpc":"2.0","id":null,"error""#.utf8))
-        return MCPServer.jsonReply(reply.status != 200 ? reply.status : refused ? 400 : 200, body)
+        var response = MCPServer.jsonReply(reply.status != 200 ? reply.status : refused ? 400 : 200, body)
+        response.headers += reply.headers
+        return response
     }
 
     static func jsonReply(_ status: Int, _ body: Data) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
     }
 
-    static func unauthorized(_ challenge: String, _ reason: String) -> HTTPResponse {
-        var response = refusal(401, reason)
-        response.headers.append(("WWW-Authenticate", challenge))
-        return response
+    /// What an `Authorization` field holds (RFC 6750 §2.1, RFC 9110 §11.4).
+    enum BearerField: Equatable {
+        /// `Bearer` and a token of the `b64token` syntax.
+        case token(String)
+        /// Credentials of a scheme other than `Bearer`, such as `Basic`: no bearer token (401).
+        case otherScheme(String)
+        /// Not credentials at all, or `Bearer` with no token or a token of another syntax (400).
+        case malformed(String)
     }
 
-    /// The token of `Authorization: Bearer <token>` (the scheme in any case, RFC 6750 §2.1).
-    static func bearerToken(_ field: String) -> String? {
-        let parts = field.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+    /// What the `Authorization` field `field` holds: the scheme in any case, then one or more
+    /// spaces, then the token (letters, digits, `-._~+/`, then `=` padding).
+    static func bearerField(_ field: String) -> BearerField {
+        let trimmed = field.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        let scheme = trimmed.prefix { $0 != " " }
+        let isToken: (Character) -> Bool = { $0.isASCII && ($0.isLetter || $0.isNumber || "!#$%&'*+-.^_`|~".contains($0)) }
+        guard !scheme.isEmpty, scheme.allSatisfy(isToken) else { return .malformed("expected a scheme such as Bearer, then the token") }
+        guard scheme.lowercased() == "bearer" else { return .otherScheme(String(scheme)) }
+        let token = trimmed.dropFirst(scheme.count).drop { $0 == " " }
+        guard !token.isEmpty else { return .malformed("Bearer without a token") }
+        let body = token.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~+/".contains($0)) }
+        let padding = token.dropFirst(body.count)
+        guard !body.isEmpty, padding.allSatisfy({ $0 == "=" }) else {
+            return .malformed("the token holds a character a bearer token cannot have (space, comma, quote or control character)")
+        }
+        return .token(String(token))
     }
 
     /// What the standard request headers of 2026-07-28 get wrong against the body, if anything:
@@ -166,8 +197,10 @@ extension MCPServer {
         return text
     }
 
-    static func refusal(_ status: Int, _ reason: String) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: reply(id: .null, error: -32600, "Invalid Request: \(reason)"))
+    static func refusal(_ status: Int, _ reason: String, challenge: String? = nil) -> HTTPResponse {
+        var response = HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: reply(id: .null, error: -32600, "Invalid Request: \(reason)"))
+        if let challenge { response.headers.append(("WWW-Authenticate", challenge)) }
+        return response
     }
 
     /// Whether `origin` (an `Origin` header's value) is one of `patterns`: an exact origin such as

@@ -11,8 +11,6 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitMCPServingEndpointsOverMCPBlock02Part1(mcp: MCPServer, method: String, headers: [(name: String, value: String)], body: Data) async throws {
-let response = await mcp.handle(MCPServer.HTTPRequest(method: method, headers: headers, body: body))
-print(response.status, response.headers, response.body)   // sent back as they are
-_ = response
-}
+import EndpointKit
+import EndpointKitTools
+import EndpointKitMCP

@@ -11,8 +11,6 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitMCPServingEndpointsOverMCPBlock03Part1(tools: EndpointTools, key: Data) async throws {
-let strict = MCPServer(name: "reiterate", version: "1.0", tools: tools,
-                       confirmation: .init(key: key, lifetime: 120, whenClientCannotAsk: .refuse))
-_ = strict
+func endpointKitMCPServingEndpointsOverMCPBlock03Part1(tools: EndpointTools) async throws {
+try await MCPServer(name: "reiterate", version: "1.0", tools: tools).run()   // stdio, until the client closes it
 }

@@ -11,15 +11,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitMCPServingEndpointsOverMCPBlock04Part1(api: APIServer, verify: @escaping @Sendable (String) async -> MCPServer.Principal?, key: Data, request: MCPServer.HTTPRequest) async throws {
-let authorization = MCPServer.Authorization(
-    resource: URL(string: "https://mcp.reiterate.app/mcp")!,
-    authorizationServers: [URL(string: "https://auth.reiterate.app")!],
-    requiredScopes: ["purchase_cheer": "cheers:write"],
-    verify: verify)
-let mcp = MCPServer(name: "reiterate", version: "1.0", tools: EndpointTools([ListCheers.self], on: api),
-                    authorization: authorization, confirmation: .init(key: key))
-let metadata = authorization.metadataResponse()   // GET authorization.metadataPath
-let response = await mcp.handle(request)          // every request to /mcp
-_ = (authorization, mcp, metadata, response)
+func endpointKitMCPServingEndpointsOverMCPBlock04Part1(mcp: MCPServer, method: String, headers: [(name: String, value: String)], body: Data) async throws {
+let response = await mcp.handle(MCPServer.HTTPRequest(method: method, headers: headers, body: body))
+print(response.status, response.headers, response.body)   // sent back as they are
+_ = response
 }

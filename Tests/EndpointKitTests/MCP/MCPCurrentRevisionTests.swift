@@ -293,7 +293,7 @@ private func http(_ body: Data, method: String? = nil, name: String? = nil, vers
     @Test func `without a token, or with a refused one, the answer is 401 naming the metadata document`() async throws {
         let transport = RecordingTransport(body: #"{"balance": 5}"#)
         let authorization = MCPServer.Authorization(resource: URL(string: "https://mcp.bank.test/mcp")!, authorizationServers: [URL(string: "https://auth.bank.test")!],
-                                                    requiredScopes: ["purchase": "bank:write"]) { token in
+                                                    requiredScopes: ["purchase": ["bank:write"]]) { token in
             token == "good" ? MCPServer.Principal(id: "ann", scopes: ["bank:read"]) : nil
         }
         let mcp = MCPServer(name: "bank", version: "2", tools: tools(transport), authorization: authorization)
@@ -317,7 +317,7 @@ private func http(_ body: Data, method: String? = nil, name: String? = nil, vers
         #expect(authorization.metadataPath == "/.well-known/oauth-protected-resource/mcp")
         let metadata = authorization.metadataResponse()
         #expect(metadata.status == 200)
-        #expect(String(decoding: metadata.body, as: UTF8.self) == #"{"resource":"https://mcp.bank.test/mcp","authorization_servers":["https://auth.bank.test"],"bearer_methods_supported":["header"],"scopes_supported":["bank:write"]}"#)
+        #expect(String(decoding: metadata.body, as: UTF8.self) == #"{"resource":"https://mcp.bank.test/mcp","authorization_servers":["https://auth.bank.test"],"bearer_methods_supported":["header"]}"#)
     }
 
     @Test func `the client's token never reaches the API, and the principal reaches the app's middleware`() async throws {
