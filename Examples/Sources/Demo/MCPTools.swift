@@ -40,11 +40,44 @@ let demoPrincipals: [String: MCPServer.Principal] = [
 ]
 
 /// `/mcp` of `Demo --mcp-http` as an OAuth resource server: a bearer token from `demoPrincipals`,
-/// and the scope `cheers:write` to buy a cheer.
+/// `cheers:read` asked for first, and the scope `cheers:write` to buy a cheer (asked for when a
+/// purchase needs it: step-up). `cheers:admin` implies `cheers:write`.
 func demoAuthorization(on origin: URL) -> MCPServer.Authorization {
     MCPServer.Authorization(
         resource: origin.appendingPathComponent("mcp"),
         authorizationServers: [origin.appendingPathComponent("auth")],
-        requiredScopes: ["purchase_cheer": ["cheers:write"]]
+        scopesSupported: ["cheers:read"],
+        requiredScopes: ["purchase_cheer": ["cheers:write"]],
+        impliedScopes: { $0 == "cheers:admin" ? ["cheers:write"] : [] }
     ) { token in demoPrincipals[token] }
+}
+
+/// The same resource server with a real authorization server at `issuer` (`Demo --mcp-http
+/// --authorization-server URL`): each token is checked by that server's introspection endpoint
+/// (RFC 7662), and accepted only when it is active and issued for this resource.
+func introspectingAuthorization(on origin: URL, issuer: URL) -> MCPServer.Authorization {
+    let resource = origin.appendingPathComponent("mcp")
+    let authorizationServer = APIServer(origin: issuer, pathPrefix: "", transport: demoTransport)
+    return MCPServer.Authorization(
+        resource: resource, authorizationServers: [issuer],
+        scopesSupported: ["cheers:read"],
+        requiredScopes: ["purchase_cheer": ["cheers:write"]]
+    ) { token in
+        guard let answer = try? await IntrospectToken(token: token).call(on: authorizationServer),
+              answer.active, answer.aud == resource.absoluteString, let subject = answer.sub else { return nil }
+        return MCPServer.Principal(id: subject, scopes: Set((answer.scope ?? "").split(separator: " ").map(String.init)))
+    }
+}
+
+/// RFC 7662 token introspection: whether a token is active, whose it is, its scopes and audience.
+struct IntrospectToken: Endpoint {
+    var endpoint: Restful { Restful(.post, "introspect", body: .form) }   // token=…
+    let token: String
+
+    struct ReturnPayloadType: Decodable, Sendable {
+        let active: Bool
+        let sub: String?
+        let scope: String?
+        let aud: String?
+    }
 }

@@ -114,7 +114,9 @@ if let flag = arguments.firstIndex(of: "--openapi") {
     let slot = MCPSlot()
     let open = arguments.contains("--open")
     try await DemoServer.withServer(mcp: { await slot.handle($0) }, mcpMetadata: { await slot.metadata() }) { origin in
-        let authorization = open ? nil : demoAuthorization(on: origin)
+        // --authorization-server URL: tokens issued by that server, checked by its introspection endpoint.
+        let issuer = arguments.firstIndex(of: "--authorization-server").flatMap { $0 + 1 < arguments.count ? URL(string: arguments[$0 + 1]) : nil }
+        let authorization = open ? nil : issuer.map { introspectingAuthorization(on: origin, issuer: $0) } ?? demoAuthorization(on: origin)
         await slot.set(MCPServer(name: "endpointkit-demo", version: "1.0", tools: demoTools(on: origin), authorization: authorization),
                        authorization: authorization)
         FileHandle.standardOutput.write(Data("MCP endpoint: \(origin.appendingPathComponent("mcp"))\n".utf8))  // unbuffered
@@ -137,7 +139,7 @@ if let flag = arguments.firstIndex(of: "--openapi") {
     await printCalls()
 } else if let flag = arguments.firstIndex(of: "--origin") {
     guard flag + 1 < arguments.count, let origin = URL(string: arguments[flag + 1]) else {
-        print("usage: Demo [--origin URL | --stubbed | --serve | --openapi [ORIGIN] | --mcp | --mcp-http [--open]]")
+        print("usage: Demo [--origin URL | --stubbed | --serve | --openapi [ORIGIN] | --mcp | --mcp-http [--open | --authorization-server URL]]")
         exit(2)
     }
     APIServer.default = APIServer(origin: origin, transport: demoTransport, middlewares: [RequestLogger { print("    log: \($0)") }])
