@@ -79,19 +79,6 @@ public struct APIServer: Sendable {
     /// stripe.arrayEncoding = .brackets
     /// ```
     public var arrayEncoding: ArrayEncoding = .repeatedKeys
-    /// Replaced by the ``RequestCoalescing`` middleware, which you place after authorization and
-    /// before a ``Throttle``: at the end of the chain, identical GETs queued in a Throttle one by
-    /// one and never met.
-    ///
-    /// ```swift
-    /// api.middlewares = [HTTPBearerAuthorization(token: token), RequestCoalescing(), Throttle(maximumInFlight: 4)]
-    /// ```
-    @available(*, unavailable, message: "add RequestCoalescing() to middlewares, after authorization and before a Throttle")
-    public var coalescesIdenticalRequests: Bool {
-        get { false }
-        set {}
-    }
-
     /// Creates a server.
     ///
     /// ```swift
