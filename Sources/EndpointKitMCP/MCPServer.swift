@@ -50,10 +50,7 @@ import Foundation
 /// message carried it, is checked against the principal's scopes before anything is sent.
 public actor MCPServer {
     /// The protocol versions this server speaks, newest first.
-    public static let supportedVersions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
-
-    /// The versions served statelessly, with their protocol version in each request's `_meta`.
-    static let statelessVersions: Set<String> = ["2026-07-28"]
+    public static let supportedVersions = revisions.map(\.version)
 
     let name: String
     let version: String
@@ -185,18 +182,19 @@ public actor MCPServer {
         return Reply(Data("[".utf8) + Data(replies.joined(separator: Data(",".utf8))) + Data("]".utf8))
     }
 
-    /// Why none of `batch` runs, if it does not: a batch of a revision that has none (only
-    /// 2025-03-26 has them), or a tool call in it that the caller's scopes do not allow; checked
-    /// before any element runs, so that a batch is run whole or not at all.
+    /// Why none of `batch` runs, if it does not: a batch of a revision that has none, or a tool
+    /// call in it that the caller's scopes do not allow; checked before any element runs, so that
+    /// a batch is run whole or not at all.
     private func refusal(ofBatch batch: [JSONValue], caller: Caller) -> Reply? {
         let version = caller.channel == .local ? agreedVersion : caller.protocolVersion
         let named = batch.lazy.compactMap { element in
             element["method"]?.stringValue.flatMap { self.statelessVersion(method: $0, params: element["params"] ?? .object([:])) }
         }.first
-        guard version == MCPServer.batchingVersion, named == nil else {
+        guard MCPServer.revision(version)?.allowsBatches == true, named == nil else {
             let speaking = named.map { $0.isEmpty ? "server/discover (2026-07-28)" : $0 } ?? version.map { "version \($0)" } ?? "a client that agreed no version in initialize"
+            let batching = MCPServer.revisions.filter(\.allowsBatches).map(\.version).joined(separator: ", ")
             return Reply(MCPServer.reply(id: .null, error: -32600,
-                "Invalid Request: JSON-RPC batches belong to protocol version \(MCPServer.batchingVersion) only, and \(speaking) sends one message at a time; nothing in the batch was run"), status: 400)
+                "Invalid Request: JSON-RPC batches belong to protocol version \(batching) only, and \(speaking) sends one message at a time; nothing in the batch was run"), status: 400)
         }
         let refusals = batch.compactMap { element -> ScopeRefusal? in
             guard element["method"]?.stringValue == "tools/call", let tool = element["params"]?["name"]?.stringValue else { return nil }
@@ -204,9 +202,6 @@ public actor MCPServer {
         }
         return refusals.isEmpty ? nil : reply(refusing: refusals, id: .null)
     }
-
-    /// The only protocol version with JSON-RPC batches (2025-06-18 removed them).
-    static let batchingVersion = "2025-03-26"
 
     /// The reply to one JSON-RPC message (not a batch).
     private func answer(_ value: JSONValue, caller: Caller) async -> Reply {
@@ -230,6 +225,8 @@ public actor MCPServer {
         if let version = statelessVersion(method: method, params: params) {
             return await answerStateless(id: id, method: method, params: params, version: version, caller: caller)
         }
+        let revision = ClientRevision(
+            rules: MCPServer.sessionRevision(caller.channel == .local ? agreedVersion : caller.protocolVersion), capabilities: .object([:]))
         switch method {
         case "initialize":
             let result = initialized(params)
@@ -237,8 +234,8 @@ public actor MCPServer {
             if caller.channel == .local { agreedVersion = result["protocolVersion"]?.stringValue }
             return Reply(MCPServer.reply(id: id, result: result))
         case "ping": return Reply(MCPServer.reply(id: id, result: .object([:])))
-        case "tools/list": return Reply(list(id: id, params: params, revision: nil))
-        case "tools/call": return await call(id: id, params: params, revision: nil, caller: caller)
+        case "tools/list": return Reply(list(id: id, params: params, revision: revision))
+        case "tools/call": return await call(id: id, params: params, revision: revision, caller: caller)
         default: return Reply(MCPServer.reply(id: id, error: -32601, "Method not found: \(method)"))
         }
     }
@@ -285,7 +282,7 @@ public actor MCPServer {
         let asked = params["protocolVersion"]?.stringValue ?? ""
         // `initialize` belongs to the revisions before 2026-07-28: a version it cannot agree gets
         // the newest of those, as before.
-        let agreed = MCPServer.supportedVersions.filter { !MCPServer.statelessVersions.contains($0) }
+        let agreed = MCPServer.revisions.filter { !$0.isStateless }.map(\.version)
         var result = JSONValue.object([
             "protocolVersion": .string(agreed.contains(asked) ? asked : agreed[0]),
             "capabilities": .object(["tools": .object(["listChanged": .bool(false)])]),
@@ -301,12 +298,12 @@ public actor MCPServer {
         task.cancel()
     }
 
-    func list(id: JSONValue, params: JSONValue, revision: Revision?) -> Data {
+    func list(id: JSONValue, params: JSONValue, revision: ClientRevision) -> Data {
         let made = definitions ?? Result { try tools.definitions(for: .mcp).map(\.json.value) }
         definitions = made
         let all: [JSONValue]
         switch made {
-        case .success(let values): all = revision?.unwrapsStructuredContent == true ? values.map(unwrappingOutputSchema) : values
+        case .success(let values): all = revision.rules.unwrapsStructuredContent ? values.map(unwrappingOutputSchema) : values
         case .failure(let error):
             let reason = (error as? EndpointError)?.reason ?? "\(error)"
             return MCPServer.reply(id: id, error: -32603, "Internal error: a tool has no definition: \(reason)")
@@ -321,17 +318,11 @@ public actor MCPServer {
         let end = min(start + pageSize, all.count)
         var result = JSONValue.object(["tools": .array(Array(all[start..<end]))])
         if end < all.count { result["nextCursor"] = .string(String(end)) }
-        if let revision {
-            // The tools never change while the server runs; with authorization the list is the
-            // same for every caller too, but a shared cache has no business holding it.
-            result["ttlMs"] = .integer(3_600_000)
-            result["cacheScope"] = .string(authorization == nil ? "public" : "private")
-            result = revision.completed(result, server: serverInfo)
-        }
+        result = revision.rules.listed(result, server: serverInfo, cacheScope: authorization == nil ? "public" : "private")
         return MCPServer.reply(id: id, result: result)
     }
 
-    func call(id: JSONValue, params: JSONValue, revision: Revision?, caller: Caller) async -> Reply {
+    func call(id: JSONValue, params: JSONValue, revision: ClientRevision, caller: Caller) async -> Reply {
         guard let tool = params["name"]?.stringValue else {
             return Reply(MCPServer.reply(id: id, error: -32602, "Invalid params: tools/call needs the tool's \"name\""))
         }
@@ -349,7 +340,7 @@ public actor MCPServer {
         case .send:
             break
         case .ask(let result), .refuse(let result):
-            return Reply(MCPServer.reply(id: id, result: revision.map { $0.completed(result, server: serverInfo) } ?? result))
+            return Reply(MCPServer.reply(id: id, result: revision.rules.completed(result, server: serverInfo, type: result["resultType"]?.stringValue ?? "complete")))
         case .invalid(let code, let message):
             return Reply(MCPServer.reply(id: id, error: code, message))
         }
@@ -387,10 +378,10 @@ public actor MCPServer {
         if let structured = result.structured, !isError {
             // 2026-07-28 takes any JSON value: a list is structured content as it is, as its
             // outputSchema says; earlier revisions take an object, so it stays under "result".
-            answer["structuredContent"] = revision?.unwrapsStructuredContent == true && tools.wrapsStructuredResult(of: tool) == true
+            answer["structuredContent"] = revision.rules.unwrapsStructuredContent && tools.wrapsStructuredResult(of: tool) == true
                 ? structured[Self.wrappedResultKey] ?? structured : structured
         }
-        if let revision { answer = revision.completed(answer, server: serverInfo) }
+        answer = revision.rules.completed(answer, server: serverInfo, type: "complete")
         return Reply(MCPServer.reply(id: id, result: answer))
     }
 

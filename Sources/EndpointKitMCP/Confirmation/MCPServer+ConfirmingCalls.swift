@@ -19,7 +19,7 @@ extension MCPServer {
     static let confirmationKey = "confirm"
 
     /// ``Confirmation``'s rules, in its order, for a call of `tool` with `arguments` from `caller`.
-    func confirm(tool: String, arguments: JSONValue, params: JSONValue, revision: Revision?, caller: Caller) -> Decision {
+    func confirm(tool: String, arguments: JSONValue, params: JSONValue, revision: ClientRevision, caller: Caller) -> Decision {
         // Read-only calls, and arguments the call itself refuses (with an error result), go on.
         guard let pending = tools.pendingCall(name: tool, arguments: arguments) else { return .send }
         if !caller.isIdentified, !confirmation.allowsAnonymousWrites {
@@ -28,9 +28,9 @@ extension MCPServer {
                 fix: "Connect with credentials this server accepts, or use a read-only tool."))
         }
         if tools.confirmsCalls { return .send }  // the app's own closure decides, in the call
-        if let revision {
+        if revision.rules.hasInputRequests {
             if let text = params["requestState"]?.stringValue {
-                return answered(pending, arguments: arguments, state: text, params: params, revision: revision, caller: caller)
+                return answered(pending, arguments: arguments, state: text, params: params, caller: caller)
             }
             if revision.canAskUser { return .ask(inputRequired(pending, arguments: arguments, caller: caller)) }
         }
@@ -46,7 +46,7 @@ extension MCPServer {
     }
 
     /// The retry of a call the user was asked about.
-    private func answered(_ pending: PendingToolCall, arguments: JSONValue, state text: String, params: JSONValue, revision: Revision, caller: Caller) -> Decision {
+    private func answered(_ pending: PendingToolCall, arguments: JSONValue, state text: String, params: JSONValue, caller: Caller) -> Decision {
         let now = Date()
         spentConfirmations = spentConfirmations.filter { $0.value > now }
         let state: ConfirmationState

@@ -95,7 +95,7 @@ extension MCPServer {
         }
         let headerVersion = versions.first?.trimmingCharacters(in: .whitespaces)
         // Without the header the client is taken to speak 2025-03-26, as MCP says.
-        caller.protocolVersion = headerVersion ?? MCPServer.batchingVersion
+        caller.protocolVersion = headerVersion ?? MCPServer.versionWithoutHeader
         let accepted = request.values(of: "Accept")
         if !accepted.isEmpty, !MCPServer.admitsJSON(accepted.joined(separator: ",")) {
             return MCPServer.refusal(406, "the Accept \(accepted.joined(separator: ", ")) does not admit application/json, the only form of this server's replies")
@@ -116,11 +116,11 @@ extension MCPServer {
             let data = JSONValue.object(["supported": .array(MCPServer.supportedVersions.map(JSONValue.string)), "requested": .string(headerVersion)])
             return MCPServer.jsonReply(400, MCPServer.reply(id: id, error: -32022, "Unsupported protocol version: the MCP-Protocol-Version \(headerVersion) is not one of \(MCPServer.supportedVersions.joined(separator: ", "))", data: data))
         }
-        if let bodyVersion, !bodyVersion.isEmpty, MCPServer.statelessVersions.contains(bodyVersion), let method {
+        if let bodyVersion, MCPServer.revision(bodyVersion)?.isStateless == true, let method {
             if let mismatch = MCPServer.headerMismatch(request, version: bodyVersion, headerVersion: headerVersion, method: method, params: message["params"]) {
                 return MCPServer.jsonReply(400, MCPServer.reply(id: id, error: -32020, "Header mismatch: \(mismatch)"))
             }
-        } else if let headerVersion, MCPServer.statelessVersions.contains(headerVersion), message["id"] != nil, method != nil {
+        } else if let headerVersion, MCPServer.revision(headerVersion)?.isStateless == true, message["id"] != nil, method != nil {
             return MCPServer.jsonReply(400, MCPServer.reply(id: id, error: -32602, "Invalid params: a \(headerVersion) request needs its protocol version in _meta[\"\(MCPServer.protocolVersionKey)\"]"))
         }
         let reply: Reply
@@ -136,6 +136,9 @@ extension MCPServer {
         response.headers += reply.headers
         return response
     }
+
+    /// The version of a client that sends no `MCP-Protocol-Version`, as MCP says.
+    static let versionWithoutHeader = "2025-03-26"
 
     static func jsonReply(_ status: Int, _ body: Data) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
