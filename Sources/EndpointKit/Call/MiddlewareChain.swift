@@ -63,7 +63,7 @@ enum MiddlewareChain {
             requiresAuthorization: E.requiresAuthorization,
             isRetryable: prepared.restful.method.isIdempotent || E.isSafeToRetry,
             streamsResponse: streaming,
-            coalescesIdenticalRequests: E.coalescesIdenticalRequests)
+            options: E.options)
         var next = send
         for middleware in middlewares.reversed() {
             let inner = next

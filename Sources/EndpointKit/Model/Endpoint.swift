@@ -137,18 +137,16 @@ public protocol Endpoint: Encodable, Sendable {
     /// ```
     static var streaming: StreamingOptions { get }
 
-    /// Whether identical GET and HEAD calls of this endpoint in flight at the same time share one
-    /// request, when it differs from the default of the server's ``RequestCoalescing`` middleware.
-    /// Defaults to `nil`: the middleware's choice applies. Without that middleware, nothing is
-    /// coalesced.
+    /// The settings this endpoint gives the middlewares of its calls, each under the key its
+    /// middleware declares (``EndpointOptionKey``). Defaults to none: every key's default.
     ///
     /// ```swift
     /// struct LiveScore: Endpoint {
-    ///     static var coalescesIdenticalRequests: Bool? { false }  // every caller asks afresh
+    ///     static var options: EndpointOptions { .init { $0.coalescesIdenticalRequests = false } }  // every caller asks afresh
     ///     // …
     /// }
     /// ```
-    static var coalescesIdenticalRequests: Bool? { get }
+    static var options: EndpointOptions { get }
 }
 
 // MARK: - Default implementations
@@ -169,8 +167,8 @@ extension Endpoint {
     /// The server's timeout applies.
     public static var timeout: TimeInterval? { nil }
 
-    /// The ``RequestCoalescing`` middleware's default applies.
-    public static var coalescesIdenticalRequests: Bool? { nil }
+    /// Every middleware's defaults apply.
+    public static var options: EndpointOptions { EndpointOptions() }
 
     /// The server's response size limit applies.
     public static var maximumResponseSize: Int? { nil }

@@ -89,14 +89,12 @@ public struct MiddlewareContext: Sendable {
     /// if context.streamsResponse { return try await next(request, body) }  // nothing to cache
     /// ```
     public let streamsResponse: Bool
-    /// The endpoint's own choice about sharing identical GETs in flight
-    /// (``Endpoint/coalescesIdenticalRequests``): `nil` leaves it to a ``RequestCoalescing``
-    /// middleware's default.
+    /// The endpoint's settings for its middlewares (``Endpoint/options``), read by key.
     ///
     /// ```swift
-    /// if context.coalescesIdenticalRequests == false { return try await next(request, body) }
+    /// if context.options.coalescesIdenticalRequests == false { return try await next(request, body) }
     /// ```
-    public let coalescesIdenticalRequests: Bool?
+    public let options: EndpointOptions
     /// What the steps before this one registered (credentials, a shorter timeout, transport
     /// hooks), handed on by `next`.
     package var facts = Locked(AttemptFacts())
@@ -115,7 +113,7 @@ public struct MiddlewareContext: Sendable {
         requiresAuthorization: Bool = true,
         isRetryable: Bool? = nil,
         streamsResponse: Bool = false,
-        coalescesIdenticalRequests: Bool? = nil
+        options: EndpointOptions = EndpointOptions()
     ) {
         self.operationID = operationID
         self.method = method
@@ -125,7 +123,7 @@ public struct MiddlewareContext: Sendable {
         self.requiresAuthorization = requiresAuthorization
         self.isRetryable = isRetryable ?? method.isIdempotent
         self.streamsResponse = streamsResponse
-        self.coalescesIdenticalRequests = coalescesIdenticalRequests
+        self.options = options
     }
 
     /// Runs `operation` (the rest of the chain, usually `next(request, body)`) with the header `name`

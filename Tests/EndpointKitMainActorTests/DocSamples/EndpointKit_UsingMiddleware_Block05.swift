@@ -11,29 +11,29 @@ import FoundationNetworking
 #endif
 import Testing
 
-nonisolated struct RefreshToken: Endpoint {
-    static var requiresAuthorization: Bool { false }
-    var endpoint: Restful { Restful(.post, "oauth/refresh") }
-    let refreshToken: String
-    struct ReturnPayloadType: Decodable, Sendable {
-        let accessToken: String
-        let refreshToken: String
-        let expiresIn: Double
+nonisolated enum SkipsAuditKey: EndpointOptionKey {
+    static var defaultValue: Bool { false }
+}
+
+nonisolated extension EndpointOptions {
+    var skipsAudit: Bool {
+        get { self[SkipsAuditKey.self] }
+        set { self[SkipsAuditKey.self] = newValue }
     }
 }
 
-func endpointKitUsingMiddlewareBlock05Part1(api: inout APIServer, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
-let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in  // api as it is now
-    let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
-    return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
-                  expiresAt: Date().addingTimeInterval(reply.expiresIn))
-} onSignOut: { error in
-    await showSignInScreen()             // the refresh token was refused: the session is over
+nonisolated struct Audit: EndpointMiddleware {
+    let record: @Sendable (String) -> Void
+    func intercept(
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: EndpointMiddleware.Next
+    ) async throws -> (MessageBody, HTTPURLResponse) {
+        if !context.options.skipsAudit { record("\(context.method) \(context.pathTemplate)") }
+        return try await next(request, body)
+    }
 }
-api.middlewares = [RetryPolicy(), auth]
 
-try await auth.signIn(Tokens(accessToken: access, refreshToken: refresh))   // after signing in
-try await auth.signOut()                                                    // on logout
-await auth.reset()                      // after changing the store yourself, e.g. switching accounts
-_ = auth
+nonisolated struct Heartbeat: Endpoint {
+    var endpoint: Restful { Restful(.get, "heartbeat") }
+    static var options: EndpointOptions { .init { $0.skipsAudit = true } }
+    typealias ReturnPayloadType = EmptyPayload
 }

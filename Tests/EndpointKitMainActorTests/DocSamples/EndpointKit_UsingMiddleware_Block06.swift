@@ -11,8 +11,29 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitUsingMiddlewareBlock06Part1(token: String) async throws {
-var cached = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
-cached.middlewares = [HTTPBearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
-_ = cached
+nonisolated struct RefreshToken: Endpoint {
+    static var requiresAuthorization: Bool { false }
+    var endpoint: Restful { Restful(.post, "oauth/refresh") }
+    let refreshToken: String
+    struct ReturnPayloadType: Decodable, Sendable {
+        let accessToken: String
+        let refreshToken: String
+        let expiresIn: Double
+    }
+}
+
+func endpointKitUsingMiddlewareBlock06Part1(api: inout APIServer, access: String, refresh: String, showSignInScreen: @escaping @Sendable () async -> Void) async throws {
+let auth = RefreshTokenAuthorization(store: InMemoryTokenStore()) { [api] tokens in  // api as it is now
+    let reply = try await RefreshToken(refreshToken: tokens.refreshToken ?? "").call(on: api)
+    return Tokens(accessToken: reply.accessToken, refreshToken: reply.refreshToken,
+                  expiresAt: Date().addingTimeInterval(reply.expiresIn))
+} onSignOut: { error in
+    await showSignInScreen()             // the refresh token was refused: the session is over
+}
+api.middlewares = [RetryPolicy(), auth]
+
+try await auth.signIn(Tokens(accessToken: access, refreshToken: refresh))   // after signing in
+try await auth.signOut()                                                    // on logout
+await auth.reset()                      // after changing the store yourself, e.g. switching accounts
+_ = auth
 }

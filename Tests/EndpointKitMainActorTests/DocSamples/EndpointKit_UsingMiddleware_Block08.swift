@@ -11,10 +11,9 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitUsingMiddlewareBlock08Part1(api: inout APIServer) async throws {
-let (logger, lines) = RequestLogger.makeStream(verbose: true)
-api.middlewares = [logger]
-var console: [String] = []
-for await line in lines.prefix(2) { console.append(line) }
-_ = console
+func endpointKitUsingMiddlewareBlock08Part1(api: inout APIServer, logger: SampleLogger, request: URLRequest) async throws {
+api.middlewares = [RequestLogger(verbose: true, logsCURL: true, redacting: ["pin"]) { line in
+    logger.debug("\(line)")             // os.Logger, swift-log, a file…
+}]
+print(RequestLogger().curlCommand(for: request))   // curl -X POST 'https://…' -H 'Authorization: <redacted>' …
 }

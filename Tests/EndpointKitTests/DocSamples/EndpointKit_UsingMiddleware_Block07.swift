@@ -11,9 +11,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-func endpointKitUsingMiddlewareBlock07Part1(api: inout APIServer, logger: SampleLogger, request: URLRequest) async throws {
-api.middlewares = [RequestLogger(verbose: true, logsCURL: true, redacting: ["pin"]) { line in
-    logger.debug("\(line)")             // os.Logger, swift-log, a file…
-}]
-print(RequestLogger().curlCommand(for: request))   // curl -X POST 'https://…' -H 'Authorization: <redacted>' …
+func endpointKitUsingMiddlewareBlock07Part1(token: String) async throws {
+var cached = APIServer(origin: URL(string: "https://api.github.com")!, pathPrefix: "")
+cached.middlewares = [HTTPBearerAuthorization(token: token), HTTPCache(maximumSize: 4 << 20)]
+_ = cached
 }

@@ -56,13 +56,13 @@ import Testing
     }
 
     struct SharedUser: Endpoint {
-        static var coalescesIdenticalRequests: Bool? { true }
+        static var options: EndpointOptions { .init { $0.coalescesIdenticalRequests = true } }
         let endpoint = Restful(.get, "me")
         typealias ReturnPayloadType = User
     }
 
     struct UnsharedUser: Endpoint {
-        static var coalescesIdenticalRequests: Bool? { false }
+        static var options: EndpointOptions { .init { $0.coalescesIdenticalRequests = false } }
         let endpoint = Restful(.get, "me")
         typealias ReturnPayloadType = User
     }
