@@ -57,7 +57,7 @@ package struct EndpointDescription {
         let checked = builder.checksReadBack
         builder.checksReadBack = decoded
         defer { builder.checksReadBack = checked }
-        let (probed, _) = try WrapperLog.$current.withValue(WrapperLog(mode: .description)) { try builder.probe(type, at: []) }
+        let (probed, _) = try WrapperLog.$current.withValue(WrapperLog(mode: .probing)) { try builder.probe(type, at: []) }
         builder.removeDefinition(of: type)  // the endpoint is described by its parameters, not as a schema
         // An endpoint without stored properties decodes nothing at all: it has no parameters.
         guard let endpoint = probed else {

@@ -599,3 +599,14 @@ extension SchemaBuilder {
         return names.count == type.allCases.count ? names : nil
     }
 }
+
+extension EndpointError.Kind {
+    /// A JSON Schema or OpenAPI document could not be derived: a type's decoding cannot be
+    /// observed (`route` names the type, `reason` says why and how to describe it by hand with
+    /// ``CustomJSONSchema``), or an endpoint cannot be described as it is declared.
+    ///
+    /// ```swift
+    /// catch let error as EndpointError where error.kind == .schemaUnavailable { print(error.reason) }
+    /// ```
+    public static let schemaUnavailable = EndpointError.Kind(description: "schemaUnavailable")
+}

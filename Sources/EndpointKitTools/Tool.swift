@@ -256,7 +256,7 @@ struct Tool: Sendable {
         // Into the struct, with the app's headers as declared; then every value EndpointKit checks.
         let endpoint: E
         do {
-            endpoint = try WrapperLog.$current.withValue(WrapperLog(mode: .toolCall)) { try server.decoder.decode(E.self, from: data) }
+            endpoint = try WrapperLog.$current.withValue(WrapperLog(mode: .decodingInput)) { try server.decoder.decode(E.self, from: data) }
         } catch let error as DecodingError {
             throw invalid(ToolResults.describe(error, names: server.encoder.keyEncodingStrategy))
         }
@@ -291,4 +291,21 @@ struct Tool: Sendable {
             receivedBody: { body in received.withLock { $0 = body } }))
         return ToolResults.value(of: response.payload, body: received.withLock { $0 }, status: response.statusCode, encoder: server.encoder)
     }
+}
+
+extension EndpointError.Kind {
+    /// A language model's tool call cannot be made, so nothing was sent: no tool has its name, its
+    /// arguments are not a JSON object, a field is missing, unknown or of the wrong type, or a
+    /// value would be refused (a path value that climbs, say). `reason` says what to fix.
+    ///
+    /// ```swift
+    /// if (result.error as? EndpointError)?.kind == .invalidToolCall { /* the model can fix it */ }
+    /// ```
+    public static let invalidToolCall = EndpointError.Kind(description: "invalidToolCall")
+    /// The app's confirmation hook declined a tool call that is not read-only; nothing was sent.
+    ///
+    /// ```swift
+    /// if (result.error as? EndpointError)?.kind == .toolCallDeclined { /* tell the model */ }
+    /// ```
+    public static let toolCallDeclined = EndpointError.Kind(description: "toolCallDeclined")
 }

@@ -210,8 +210,15 @@ extension EndpointError {
         /// A short name of the kind, e.g. `"unacceptableStatus"`.
         public let description: String
 
-        /// A kind named `description`; the optional products define theirs with it.
-        package init(description: String) {
+        /// A kind named `description`: the optional products define theirs with it, and so may a
+        /// middleware or a transport of yours.
+        ///
+        /// ```swift
+        /// extension EndpointError.Kind {
+        ///     static let circuitOpen = EndpointError.Kind(description: "circuitOpen")
+        /// }
+        /// ```
+        public init(description: String) {
             self.description = description
         }
 
@@ -243,16 +250,6 @@ extension EndpointError {
         /// ``StreamingOptions/errorEventTypes``, or an element that decodes as the error payload
         /// (in ``EndpointError/errorPayload``); or a streamed answer was read a second time.
         public static let streamError = Kind(description: "streamError")
-        /// A JSON Schema or OpenAPI document could not be derived: a type's decoding cannot be
-        /// observed (``route`` names the type, ``reason`` says why and how to describe it by
-        /// hand with `CustomJSONSchema`), or an endpoint cannot be described as it is declared.
-        public static let schemaUnavailable = Kind(description: "schemaUnavailable")
-        /// A language model's tool call cannot be made, so nothing was sent: no tool has its name,
-        /// its arguments are not a JSON object, a field is missing, unknown or of the wrong type,
-        /// or a value would be refused (a path value that climbs, say). ``reason`` says what to fix.
-        public static let invalidToolCall = Kind(description: "invalidToolCall")
-        /// The app's confirmation hook declined a tool call that is not read-only; nothing was sent.
-        public static let toolCallDeclined = Kind(description: "toolCallDeclined")
         /// The server's rate limit is spent for longer than the call may wait (a
         /// ``RateLimitPolicy``'s `maximumWait`); nothing was sent. ``reason`` says for how long.
         public static let rateLimited = Kind(description: "rateLimited")

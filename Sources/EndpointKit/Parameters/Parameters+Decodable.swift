@@ -85,9 +85,9 @@ extension KeyedDecodingContainer {
         }
         let declared = try log.next(type, at: codingPath + [key])
         switch log.mode {
-        case .toolCall:
+        case .decodingInput:
             return declared
-        case .description:
+        case .probing:
             return HeaderField(declaredAs: declared, value: try decodeWrapper(type, forKey: key).wrappedValue)
         }
     }

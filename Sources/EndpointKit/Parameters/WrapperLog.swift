@@ -2,17 +2,17 @@
 /// them, which decoding alone cannot restore: a decoded wrapper knows its value, not the header
 /// name or list style it was declared with.
 ///
-/// While EndpointKit decodes an endpoint (to describe it, or from a model's tool arguments), its
+/// While an endpoint is decoded to probe its shape or from input (a product's use), its
 /// property initializers still run, in declaration order, before the synthesized `init(from:)`
 /// decodes the properties in that same order. The wrappers' initializers record themselves here,
 /// and the `KeyedDecodingContainer` overloads for the wrappers take them back one by one.
 package final class WrapperLog: Sendable {
     package enum Mode: Sendable {
-        /// Describing the endpoint: the wrapper's value is probed, its declared name or style kept.
-        case description
-        /// Decoding a model's arguments: headers stay as declared (the model never sets them);
-        /// lists take the model's values in the declared style.
-        case toolCall
+        /// Probing the endpoint's shape: a header takes the probed value, its declared name kept.
+        case probing
+        /// Decoding input from outside the app: headers keep their declared values (input never
+        /// sets a header); lists take the input's values in the declared style.
+        case decodingInput
     }
 
     /// The log of the decoding running on this task, if any.
