@@ -19,7 +19,7 @@ final class Deadlines: @unchecked Sendable {
     /// A concurrent queue runs on Dispatch's global pool, which Swift's tasks share on Linux, so
     /// nothing here may wait: URLSession's calls, which wait for its work queue, go to the
     /// transport's own serial queues.
-    static let cancellations = DispatchQueue(label: "EndpointKit.URLSessionTransport.cancellations", attributes: .concurrent)
+    static let cancellations = DispatchQueue(label: "EndpointKit.deadlines", attributes: .concurrent)
 
     private struct Entry {
         let deadline: UInt64

@@ -30,9 +30,9 @@ extension APIServer {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        var overrides = taskOverrides
-        overrides.transport = transport
-        return try await $taskOverrides.withValue(overrides, operation: operation, isolation: isolation)
+        var scope = taskScope
+        scope.transport = transport
+        return try await $taskScope.withValue(scope, operation: operation, isolation: isolation)
     }
 
     /// Runs `operation` with the calls that would go to `original` (a server with the same origin)
@@ -56,27 +56,30 @@ extension APIServer {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        var overrides = taskOverrides
-        overrides.replacements.append((original.plan.origin, replacement))
-        return try await $taskOverrides.withValue(overrides, operation: operation, isolation: isolation)
+        var scope = taskScope
+        scope.replacements.append((original.plan.origin, replacement))
+        return try await $taskScope.withValue(scope, operation: operation, isolation: isolation)
     }
 
     /// This server as the current task sees it: replaced, and with another transport, when
     /// ``withReplacement(_:for:isolation:operation:)`` or ``withTransport(_:isolation:operation:)`` say so.
     package func overridden() -> APIServer {
-        let overrides = APIServer.taskOverrides
-        if overrides.transport == nil && overrides.replacements.isEmpty { return self }
-        var server = overrides.replacements.last { $0.origin == plan.origin }?.server ?? self
-        if let transport = overrides.transport { server.transport = transport }
+        let scope = APIServer.taskScope
+        if scope.transport == nil && scope.replacements.isEmpty { return self }
+        var server = scope.replacements.last { $0.origin == plan.origin }?.server ?? self
+        if let transport = scope.transport { server.transport = transport }
         return server
     }
 
-    /// What the current task changed about servers.
-    struct Overrides: Sendable {
+    /// What the current task changed about servers: EndpointKit's one scope, set by
+    /// ``withDefault(_:isolation:operation:)``, ``withTransport(_:isolation:operation:)`` and
+    /// ``withReplacement(_:for:isolation:operation:)`` for tests and previews.
+    struct TaskScope: Sendable {
+        var defaultServer: APIServer?
         var transport: (any HTTPTransport)?
         /// Origins (as ``ServerPlan`` spells them) and what replaces them, innermost last.
         var replacements: [(origin: String, server: APIServer)] = []
     }
 
-    @TaskLocal static var taskOverrides = Overrides()
+    @TaskLocal static var taskScope = TaskScope()
 }

@@ -189,7 +189,7 @@ extension APIServer {
     /// APIServer.default = APIServer(origin: URL(string: "https://reiterate.app")!)
     /// ```
     public static var `default`: APIServer? {
-        get { taskDefault ?? globalDefault.value }
+        get { taskScope.defaultServer ?? globalDefault.value }
         set { globalDefault.value = newValue }
     }
 
@@ -212,9 +212,10 @@ extension APIServer {
         operation: () async throws -> Result
     ) async rethrows -> Result {
         // The isolated overload of `withValue` is back-deployed to every OS EndpointKit supports.
-        try await $taskDefault.withValue(server, operation: operation, isolation: isolation)
+        var scope = taskScope
+        scope.defaultServer = server
+        return try await $taskScope.withValue(scope, operation: operation, isolation: isolation)
     }
 
-    @TaskLocal static var taskDefault: APIServer?
     private static let globalDefault = Locked<APIServer?>(nil)
 }
