@@ -88,11 +88,23 @@ let package = Package(
             ),
             dependencies: ["endpointkit-generate"]
         ),
+        // One test target per product, each folder mirroring its product's sources; the core's
+        // also compiles every documentation sample (DocSamples/), which use every product.
         .testTarget(
             name: "EndpointKitTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP", "ReflectionFreeFixtures"],
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP", "ReflectionFreeFixtures", "EndpointKitTestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "EndpointKitTestingTests", dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndpointKitContractTests",
+            dependencies: ["EndpointKit", "EndpointKitContract", "ReflectionFreeFixtures", "EndpointKitTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "EndpointKitToolsTests", dependencies: ["EndpointKit", "EndpointKitContract", "EndpointKitTools", "EndpointKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndpointKitMCPTests", dependencies: ["EndpointKit", "EndpointKitTools", "EndpointKitMCP", "EndpointKitTestSupport"], swiftSettings: swiftSettings),
+        // What the unit tests share: in-memory transports and a stub server. In no product.
+        .target(name: "EndpointKitTestSupport", dependencies: ["EndpointKit"], path: "Tests/Support", swiftSettings: swiftSettings),
         // Types compiled as an app target with Reflection Metadata Level "None" is: enums without
         // case names. In no product, so the flag never reaches a user's build.
         .target(

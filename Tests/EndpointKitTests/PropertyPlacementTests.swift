@@ -1,4 +1,5 @@
 @testable import EndpointKit
+import EndpointKitTestSupport
 import EndpointKitContract
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitTestSupport
 import EndpointKitContract
 import EndpointKitTesting
 import EndpointKitTools

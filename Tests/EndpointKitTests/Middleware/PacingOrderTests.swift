@@ -1,4 +1,5 @@
 @testable import EndpointKit
+import EndpointKitTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,4 +1,5 @@
 @testable import EndpointKit
+import EndpointKitTestSupport
 @testable import EndpointKitContract
 @testable import EndpointKitTools
 import Foundation

@@ -1,4 +1,5 @@
 @testable import EndpointKit
+import EndpointKitTestSupport
 import EndpointKitMCP
 import EndpointKitTools
 import Foundation

@@ -1,29 +1,26 @@
-@testable import EndpointKit
-@testable import EndpointKitContract
-@testable import EndpointKitTesting
-@testable import EndpointKitTools
+import EndpointKit
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// An in-memory transport: records every request and answers each with the same canned response.
-final class RecordingTransport: WholeRequestTransport, Sendable {
-    let status: Int
-    let headers: [String: String]
-    let body: Data
+package final class RecordingTransport: WholeRequestTransport, Sendable {
+    package let status: Int
+    package let headers: [String: String]
+    package let body: Data
     private let recorded = Locked<[URLRequest]>([])
 
-    init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: String = "{}") {
+    package init(status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"], body: String = "{}") {
         self.status = status
         self.headers = headers
         self.body = Data(body.utf8)
     }
 
-    var requests: [URLRequest] { recorded.value }
+    package var requests: [URLRequest] { recorded.value }
 
     /// The one request sent so far.
-    var request: URLRequest {
+    package var request: URLRequest {
         get throws {
             let all = requests
             guard all.count == 1 else { throw Unexpected(description: "\(all.count) requests were sent") }
@@ -31,24 +28,25 @@ final class RecordingTransport: WholeRequestTransport, Sendable {
         }
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    package func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         recorded.withLock { $0.append(request) }
         let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
         return (body, response)
     }
 
-    struct Unexpected: Error, CustomStringConvertible { let description: String }
+    package struct Unexpected: Error, CustomStringConvertible { package let description: String }
 }
 
 /// A transport that always throws `error`.
-struct FailingTransport: WholeRequestTransport {
-    let error: any Error
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw error }
+package struct FailingTransport: WholeRequestTransport {
+    package let error: any Error
+    package init(error: any Error) { self.error = error }
+    package func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) { throw error }
 }
 
 extension APIServer {
     /// A server at `https://api.example.com` with an in-memory transport.
-    static func stub(
+    package static func stub(
         _ transport: any HTTPTransport,
         origin: String = "https://api.example.com",
         pathPrefix: String = "/api/v{version}",
@@ -58,7 +56,7 @@ extension APIServer {
     }
 
     /// The default encoder with sorted keys, so bodies can be compared byte for byte.
-    static func sortedEncoder() -> JSONEncoder {
+    package static func sortedEncoder() -> JSONEncoder {
         let encoder = APIServer.makeEncoder()
         encoder.outputFormatting = .sortedKeys
         return encoder
@@ -66,22 +64,22 @@ extension APIServer {
 }
 
 extension URLRequest {
-    var bodyText: String? { httpBody.map { String(decoding: $0, as: UTF8.self) } }
+    package var bodyText: String? { httpBody.map { String(decoding: $0, as: UTF8.self) } }
 }
 
 /// A transport that answers each request with what `answer` returns, and records the requests.
-final class ClosureTransport: WholeRequestTransport, Sendable {
+package final class ClosureTransport: WholeRequestTransport, Sendable {
     private let answer: @Sendable (URLRequest) throws -> (status: Int, headers: [String: String], body: String)
     private let recorded = Locked<[URLRequest]>([])
 
-    init(_ answer: @escaping @Sendable (URLRequest) throws -> (status: Int, headers: [String: String], body: String)) {
+    package init(_ answer: @escaping @Sendable (URLRequest) throws -> (status: Int, headers: [String: String], body: String)) {
         self.answer = answer
     }
 
-    var requests: [URLRequest] { recorded.value }
-    var urls: [String] { requests.map { $0.url?.absoluteString ?? "" } }
+    package var requests: [URLRequest] { recorded.value }
+    package var urls: [String] { requests.map { $0.url?.absoluteString ?? "" } }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    package func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         recorded.withLock { $0.append(request) }
         let (status, headers, body) = try answer(request)
         var all = headers
@@ -92,19 +90,19 @@ final class ClosureTransport: WholeRequestTransport, Sendable {
 
 extension URLRequest {
     /// The query item `name`'s value, percent-decoded.
-    func query(_ name: String) -> String? {
+    package func query(_ name: String) -> String? {
         url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value }
     }
 }
 
 /// A test transport that answers whole requests, with the body in `httpBody` (a body on disk or a
 /// stream read into it): most tests look at the request as one value.
-protocol WholeRequestTransport: HTTPTransport {
+package protocol WholeRequestTransport: HTTPTransport {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 }
 
 extension WholeRequestTransport {
-    func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
+    package func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
         var request = request
         if let body { request.httpBody = try await body.collect(upTo: .max) }
         let (data, response) = try await send(request)
