@@ -9,7 +9,7 @@ import FoundationNetworking
 ///
 /// ```json
 /// {
-///   "endpoint" : "PurchaseCheer",
+///   "operationID" : "PurchaseCheer",
 ///   "request" : {
 ///     "body" : { "json" : { "identifier" : "a", "transaction_id" : 1 } },
 ///     "headers" : { "Authorization" : "<redacted>", "Content-Type" : "application/json" },
@@ -24,7 +24,8 @@ import FoundationNetworking
 /// }
 /// ```
 struct RecordedExchange {
-    var endpoint: String?
+    /// The operation ID of the endpoint that made the request (``EndpointError/operationID``).
+    var operationID: String?
     var method: String
     /// The URL with secret query values redacted.
     var url: String
@@ -39,8 +40,8 @@ struct RecordedExchange {
     static let transferHeaders: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
 
     /// The exchange of `request` (after middlewares) and its answer, redacted.
-    init(endpoint: String?, request: URLRequest, body: Data, response: HTTPURLResponse, responseBody: Data, redaction: Redaction) {
-        self.endpoint = endpoint
+    init(operationID: String?, request: URLRequest, body: Data, response: HTTPURLResponse, responseBody: Data, redaction: Redaction) {
+        self.operationID = operationID
         method = request.httpMethod ?? "GET"
         url = redaction.redactedURL(request.url)
         requestHeaders = Self.redacted(request.allHTTPHeaderFields ?? [:], redaction: redaction)
@@ -69,7 +70,7 @@ struct RecordedExchange {
         guard let status = response["status"] as? Int else {
             throw FileProblem("its response needs a \"status\" number")
         }
-        endpoint = object["endpoint"] as? String
+        operationID = object["operationID"] as? String
         self.method = method
         self.url = url
         requestHeaders = try Self.headers(request["headers"], in: "request")
@@ -97,7 +98,7 @@ struct RecordedExchange {
         var response: [String: Any] = ["status": status, "headers": responseHeaders]
         response["body"] = responseBody.fileValue
         var object: [String: Any] = ["request": request, "response": response]
-        object["endpoint"] = endpoint
+        object["operationID"] = operationID
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 

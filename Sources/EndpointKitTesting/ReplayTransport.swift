@@ -106,7 +106,7 @@ public final class ReplayTransport: HTTPTransport {
     // MARK: - HTTPTransport
 
     /// Records or replays the exchange of `request`, a call of the context's endpoint; the
-    /// endpoint's type name is written in the recording. A streamed answer is recorded (and
+    /// endpoint's operation ID is written in the recording. A streamed answer is recorded (and
     /// replayed) whole.
     ///
     /// ```swift
@@ -134,7 +134,7 @@ public final class ReplayTransport: HTTPTransport {
         let (answer, response) = try await transport.send(request, body: sent, context: context)
         let responseBody = try await answer.collect(upTo: context.maximumResponseSize ?? .max)
         try record(RecordedExchange(
-            endpoint: String(describing: type(of: context.input)), request: request, body: bytes, response: response,
+            operationID: context.operationID, request: request, body: bytes, response: response,
             responseBody: responseBody, redaction: redaction), request: request)
         return (.data(responseBody), response)
     }

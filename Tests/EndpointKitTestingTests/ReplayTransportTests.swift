@@ -78,7 +78,7 @@ import Testing
             #expect(names.first?.hasSuffix("-1.json") == true)
             #expect(try text(of: names[0], in: directory) == """
                 {
-                  "endpoint" : "DeleteCheer",
+                  "operationID" : "ReplayTransportTests.DeleteCheer",
                   "request" : {
                     "headers" : {
                       "Accept" : "application/json",
