@@ -136,7 +136,8 @@ import Testing
         let error = await #expect(throws: EndpointError.self) { try await DeleteCheer(id: 7).call(on: server(stubs)) }
         #expect(error?.kind == .unacceptableStatus)
         #expect(error?.statusCode == 404)
-        #expect(error?.route == "DELETE /api/v1/cheers/7")
+        #expect(error?.route == "DELETE /api/v1/cheers/{id}")
+        #expect(error?.request?.url?.path == "/api/v1/cheers/7")
         #expect(error?.errorPayload(as: APIError.self) == APIError(error: "gone"))
         #expect(error?.responseBody == Data(#"{"error":"gone"}"#.utf8))
         #expect(error?.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")

@@ -86,6 +86,14 @@ extension Endpoint {
     private func performUnnamed(on server: APIServer, options: CallOptions) async throws -> EndpointResponse<ReturnPayloadType> {
         let server = server.overridden()
         let prepared = try await prepare(on: server, at: options.url)
+        do {
+            return try await perform(prepared, on: server, options: options)
+        } catch let error as EndpointError {
+            throw error.naming(Self.self, route: prepared.route)
+        }
+    }
+
+    private func perform(_ prepared: PreparedRequest, on server: APIServer, options: CallOptions) async throws -> EndpointResponse<ReturnPayloadType> {
         if let streamed = ReturnPayloadType.self as? any StreamedPayload.Type {
             return try await performStreaming(streamed, prepared: prepared, on: server, options: options)
         }

@@ -20,7 +20,7 @@ extension Endpoint {
             body: body, response: response, request: prepared.request, coders: server.coders,
             errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType, options: Self.streaming,
             maximumElementSize: max(Self.maximumResponseSize ?? server.maximumResponseSize, 1),
-            endpointType: Self.self,
+            endpointType: Self.self, route: prepared.route,
             reopen: { [prepared] lastEventID in
                 var again = prepared
                 if !lastEventID.isEmpty, HeaderRules.problem(name: "Last-Event-ID", value: lastEventID) == nil {
@@ -50,7 +50,7 @@ extension Endpoint {
             // A middleware may answer with bytes (from a cache, say); an error status is read whole.
             switch answer {
             case .stream(let stream) where (200..<300).contains(response.statusCode):
-                return (Self.naming(stream, request: request, response: response), response)
+                return (Self.naming(stream, request: request, response: response, route: prepared.route), response)
             case .stream(let stream):
                 data = try await stream.collect(upTo: Self.responseLimit(on: server))
             case .data(let bytes):
@@ -68,14 +68,14 @@ extension Endpoint {
                 reason: "the server answered \(EndpointError.statusText(response.statusCode))", request: request,
                 response: response, responseBody: data)  // not reached: decode throws for any status but 2xx
         }
-        return (Self.naming(ByteStream(data), request: request, response: response), response)
+        return (Self.naming(ByteStream(data), request: request, response: response, route: prepared.route), response)
     }
 
     /// `stream`, its failures reported as this call's.
-    private static func naming(_ stream: ByteStream, request: URLRequest, response: HTTPURLResponse) -> ByteStream {
+    private static func naming(_ stream: ByteStream, request: URLRequest, response: HTTPURLResponse, route: String) -> ByteStream {
         stream.failing(with: { error in
             let failure = streamFailure(error, request: request, response: response)
-            return (failure as? EndpointError)?.naming(Self.self) ?? failure
+            return (failure as? EndpointError)?.naming(Self.self, route: route) ?? failure
         })
     }
 

@@ -26,6 +26,8 @@ package struct StreamContext: Sendable {
     let maximumElementSize: Int
     /// The endpoint type, for ``EndpointError/operationID``.
     let endpointType: Any.Type
+    /// The call's route, for ``EndpointError/route``.
+    let route: String
     /// Sends the request again with a `Last-Event-ID` header (when not empty): the new body, or
     /// `nil` when the server answered 204 (stop reconnecting).
     let reopen: @Sendable (_ lastEventID: String) async throws -> ByteStream?
@@ -38,7 +40,7 @@ package struct StreamContext: Sendable {
         EndpointError(
             kind: kind, route: EndpointError.route(of: request), reason: reason, request: request,
             response: response, responseBody: body, underlyingError: underlying, errorPayload: errorPayload)
-        .naming(endpointType)
+        .naming(endpointType, route: route)
     }
 
     /// `data` decoded as `Payload` with the server's decoder; text is kept as it is. Data that

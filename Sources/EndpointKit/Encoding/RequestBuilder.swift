@@ -19,6 +19,9 @@ package struct PreparedRequest: Sendable {
     /// The `@QueryItem` properties as a query, for a call at a URL the server handed out.
     var placedQuery = ""
 
+    /// The call's route, `"GET /api/v1/repos/{owner}/{repo}"`, as its errors name it.
+    var route: String { RequestBuilder.label(restful, prefix: prefix) }
+
     /// The body as middlewares see it first: the bytes, or a stream of the body file.
     var body: MessageBody? {
         if let bodyFile { return .stream(ByteStream(file: ByteStream.File(url: bodyFile.url, keeper: bodyFile))) }

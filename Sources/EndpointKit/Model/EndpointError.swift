@@ -23,9 +23,11 @@ import FoundationNetworking
 public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringConvertible {
     /// What went wrong, in broad terms.
     public let kind: Kind
-    /// The call's method and path, e.g. `"POST /api/v2/purchase_cheer"`: where the error happened,
-    /// as a person reads it (``operationID`` is the identifier for code).
-    public let route: String
+    /// The call's route: its method and path template, the server's prefix included, e.g.
+    /// `"GET /api/v1/repos/{owner}/{repo}"`: where the error happened, as a person reads it, the
+    /// same for every call of the endpoint (``request`` has the concrete URL; ``operationID`` is
+    /// the identifier for code).
+    public package(set) var route: String
     /// The endpoint type's name, e.g. `"PurchaseCheer"`: one stable identifier of the operation for
     /// logs and metrics, however the call failed. The OpenAPI document's `operationId`
     /// (`purchaseCheer`) and the LLM tool's name (`purchase_cheer`) are derived from it. `nil` for
@@ -98,13 +100,15 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     /// The decoding failure, with its coding path, when the payload could not be decoded.
     public var decodingError: DecodingError? { underlyingError as? DecodingError }
 
-    /// A sentence naming the endpoint, what went wrong and the start of the response body.
+    /// A sentence naming the route (and the request's path, when it differs), what went wrong and
+    /// the start of the response body.
     ///
-    /// For example: `GET /api/v1/cheer_history: the server answered 200 OK, but the body could not
-    /// be decoded as App.CheerHistory.ReturnPayloadType: the key "creator" is missing at
-    /// history[0]. Response body (16 bytes): {"history":[{}]}`
+    /// For example: `GET /api/v1/users/{id}/cheers (/api/v1/users/42/cheers): the server answered
+    /// 200 OK, but the body could not be decoded as App.UserCheers.ReturnPayloadType: the key
+    /// "creator" is missing at history[0]. Response body (16 bytes): {"history":[{}]}`
     public var description: String {
-        var text = "\(route): \(reason)."
+        let path = request.map(Self.route(of:))
+        var text = path == nil || path == route ? "\(route): \(reason)." : "\(route) (\(path!.drop { $0 != " " }.dropFirst())): \(reason)."
         if let failure = errorPayloadDecodingError {
             let why = (failure as? DecodingError).map(CodingPathText.describe) ?? "\(failure)"
             text += " The body is not the declared error payload: \(why)."
@@ -118,10 +122,12 @@ public struct EndpointError: Error, CustomStringConvertible, CustomDebugStringCo
     /// The same diagnostic as ``description``, for `debugPrint` and the debugger.
     public var debugDescription: String { description }
 
-    /// The error with ``operationID`` set to `type`'s name, unless it already has one.
-    package func naming(_ type: Any.Type) -> EndpointError {
+    /// The error with ``operationID`` set to `type`'s name, unless it already has one, and with
+    /// `route` (the call's template) for the concrete method and path of its own request.
+    package func naming(_ type: Any.Type, route template: String? = nil) -> EndpointError {
         var named = self
         if named.operationID == nil { named.operationID = Self.operationID(of: type) }
+        if let template, let request, route == Self.route(of: request) { named.route = template }
         return named
     }
 

@@ -72,15 +72,19 @@ extension Endpoint {
         let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-\(UUID().uuidString)")
         let file = DownloadFile(
             target: target, resumable: resumable && destination != nil, limit: Self.maximumResponseSize,
-            label: EndpointError.route(of: prepared.request))
-        let (url, response) = try await file.download(progress: progress) { range in
-            var request = prepared
-            if let range {
-                request.request.setValue("bytes=\(range.offset)-", forHTTPHeaderField: "Range")
-                request.request.setValue(range.validator, forHTTPHeaderField: "If-Range")
+            label: prepared.route)
+        do {
+            let (url, response) = try await file.download(progress: progress) { range in
+                var request = prepared
+                if let range {
+                    request.request.setValue("bytes=\(range.offset)-", forHTTPHeaderField: "Range")
+                    request.request.setValue(range.validator, forHTTPHeaderField: "If-Range")
+                }
+                return try await openStream(request, on: server)
             }
-            return try await openStream(request, on: server)
+            return EndpointResponse(payload: url, httpResponse: response, request: prepared.request)
+        } catch let error as EndpointError {
+            throw error.naming(Self.self, route: prepared.route)
         }
-        return EndpointResponse(payload: url, httpResponse: response, request: prepared.request)
     }
 }

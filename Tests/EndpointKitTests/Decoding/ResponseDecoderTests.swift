@@ -143,7 +143,7 @@ import Testing
         #expect(error.statusCode == status)
         #expect(error.responseBody == Data(#"{"error":"x"}"#.utf8))
         #expect(error.request?.url?.absoluteString == "https://api.example.com/api/v1/cheers/3")
-        #expect(error.description.hasPrefix("DELETE /api/v1/cheers/3: the server answered \(status)"))
+        #expect(error.description.hasPrefix("DELETE /api/v1/cheers/{id} (/api/v1/cheers/3): the server answered \(status)"))
     }
 
     @Test func `the status sentence uses the reason phrase`() {
