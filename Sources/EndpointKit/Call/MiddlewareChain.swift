@@ -151,11 +151,11 @@ enum MiddlewareChain {
     /// Runs `operation`, failing with `URLError(.timedOut)` at `deadline` (and cancelling it);
     /// `timeout` is the time it had, for the message.
     ///
-    /// One child task and an entry in the shared ``Deadlines`` table, the clock of every transport:
-    /// a task group with a sleeping second child cost about 30,000 instructions a call, a Dispatch
-    /// work item per call about 20,000, and a timer on the cooperative pool can be held up by work
-    /// that keeps its threads busy. An attempt that finishes before its task is handed back (an
-    /// answer from memory, see ``startAttempt(_:)``) sets no deadline at all.
+    /// One child task and an entry in the shared ``Deadlines`` table: cheaper than a task group
+    /// with a sleeping child or a Dispatch work item per call, and not held up, as a timer on the
+    /// cooperative pool would be, by work that keeps its threads busy. An attempt that finishes
+    /// before its task is handed back (an answer from memory, see ``startAttempt(_:)``) sets no
+    /// deadline at all.
     static func withDeadline<Result: Sendable>(
         _ deadline: DispatchTime?, timeout: TimeInterval?, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {

@@ -3,14 +3,11 @@ import Foundation
 /// Where ``URLSessionTransport`` makes, resumes and cancels its URLSession tasks and answers the
 /// session's completion handlers: eight serial queues, each owner keeping to one.
 ///
-/// On Linux each of those calls waits for the one work queue every session shares, which stays
-/// busy for as long as libcurl's pass over a fast download takes (its reader waits while the
-/// delegate is behind). Swift's tasks run on Dispatch's global pool, as many threads as the machine
-/// has cores: called from a Swift task, two such waits on a two-core machine stopped every task
-/// in the process, for tens of seconds under load. A concurrent dispatch queue is no way out, since
-/// its blocks run on that same pool; a serial queue runs on a thread outside it. Eight let calls
-/// wait side by side while bounding the threads they hold, and each exchange keeps to one, so its
-/// cancel comes after its start.
+/// Why: on Linux each of those calls waits for the work queue every session shares, which a fast
+/// download keeps busy. Made from a Swift task, such a wait holds one of the few threads Swift's
+/// tasks share (one per core); a concurrent queue's blocks run on those same threads, a serial
+/// queue's do not. Eight queues let calls wait side by side with the threads they hold bounded,
+/// and an exchange keeps to one, so that its cancel comes after its start.
 enum SessionCalls {
     private static let queues = (0..<8).map { DispatchQueue(label: "EndpointKit.URLSessionTransport.calls.\($0)") }
 
