@@ -95,14 +95,26 @@ let package = Package(
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP", "ReflectionFreeFixtures", "EndpointKitTestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "EndpointKitTestingTests", dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "EndpointKitContractTests",
-            dependencies: ["EndpointKit", "EndpointKitContract", "ReflectionFreeFixtures", "EndpointKitTestSupport"],
+            name: "EndpointKitTestingTests",
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract", "EndpointKitTools", "EndpointKitTestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "EndpointKitToolsTests", dependencies: ["EndpointKit", "EndpointKitContract", "EndpointKitTools", "EndpointKitTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "EndpointKitMCPTests", dependencies: ["EndpointKit", "EndpointKitTools", "EndpointKitMCP", "EndpointKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndpointKitContractTests",
+            dependencies: ["EndpointKit", "EndpointKitContract", "EndpointKitTesting", "EndpointKitTools", "EndpointKitMCP", "ReflectionFreeFixtures", "EndpointKitTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndpointKitToolsTests",
+            dependencies: ["EndpointKit", "EndpointKitContract", "EndpointKitTesting", "EndpointKitTools", "EndpointKitTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndpointKitMCPTests",
+            dependencies: ["EndpointKit", "EndpointKitContract", "EndpointKitTools", "EndpointKitMCP", "EndpointKitTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         // What the unit tests share: in-memory transports and a stub server. In no product.
         .target(name: "EndpointKitTestSupport", dependencies: ["EndpointKit"], path: "Tests/Support", swiftSettings: swiftSettings),
         // Types compiled as an app target with Reflection Metadata Level "None" is: enums without
