@@ -113,7 +113,7 @@ final class Exchange: Sendable {
         }
         // From another thread: `cancel()` waits for the session's work queue, whose callbacks may
         // be waiting for this lock, and a cancelled Swift task calls this holding its own lock,
-        // which the delegate needs to resume it: waiting here hung the suite in CI. A task that
+        // which the delegate needs to resume it, so waiting here could deadlock. A task that
         // completes in the meantime is already `.completed`, which `cancel()` ignores.
         cancelElsewhere(task)
     }

@@ -12,7 +12,7 @@ extension URLSession: HTTPTransport {
     /// bodies); prefer ``URLSessionTransport``. Its tasks are made, resumed and cancelled on
     /// EndpointKit's own queue, not through `data(for:)`: on Linux that method cancels its task
     /// while the Swift runtime holds the calling task's lock, and waits there for URLSession's work
-    /// queue, which may be waiting for the same lock to hand back an answer (the whole process hung).
+    /// queue, which may be waiting for the same lock to hand back an answer: a deadlock.
     public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
         var request = request
         var file: URL?
