@@ -132,11 +132,12 @@ let package = Package(
             packageAccess: false,  // public API only: the EndpointKitAsyncHTTPClient package compiles it too
             swiftSettings: swiftSettings
         ),
-        // A built-in middleware compiled from outside the library: `Throttle.swift` is a link to
-        // the library's file, beside stand-ins for the few internal helpers it uses.
+        // The extension points used as an app would, from outside the library: built-in middlewares
+        // (`Throttle.swift` is a link to the library's file, beside stand-ins for the few internal
+        // helpers it uses), a middleware's own per-endpoint option, a body format of its own.
         .testTarget(
             name: "BuiltInsFromOutside",
-            dependencies: ["EndpointKit"],
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitContract"],
             packageAccess: false,  // EndpointKit's `package` declarations stay out of reach
             swiftSettings: swiftSettings
         ),

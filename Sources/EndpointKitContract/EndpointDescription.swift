@@ -127,39 +127,25 @@ package struct EndpointDescription {
             parameters.append(Parameter(name: name, location: "header", schema: .object(["type": .string("string"), "enum": .array([.string(value)])]), isRequired: true))
         }
 
-        guard let format else { return }
-        switch format.kind {
-        case .json:
-            let schema: JSONValue
-            if let wholeBody {
-                schema = try wholeBody.schema.value(builder: builder)
-            } else {
-                schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: notes)
+        guard let writer = format?.writer else { return }
+        // The body is what the writer is given, as it describes it. Only JSON carries null: in a
+        // form, a multipart or a raw body, nil is left out. OpenAPI's `encoding` (a list's style)
+        // is defined for form and multipart bodies, and only a form's lists have a style of their own.
+        let media = writer.mediaType.lowercased()
+        let nullable = media == "application/json" || media.hasSuffix("+json")
+        let given = try wholeBody.map { try $0.schema.value(builder: builder) }
+            ?? Self.object(bodyProperties.map(\.property), builder: builder, notes: notes, nullable: nullable)
+        var encoding: [JSONValue.Member] = []
+        if media == "application/x-www-form-urlencoded" {
+            for (property, placement) in bodyProperties {
+                let value = SchemaBuilder.nonNull(try property.schema.value(builder: builder))
+                guard value["type"] == .string("array") else { continue }
+                var arrays = server.arrayEncoding
+                if case .arrays(let own) = placement { arrays = own }
+                encoding.append(.init(key: property.wireName, value: .object(["style": .string("form"), "explode": .bool(arrays.kind != .commaSeparated)])))
             }
-            body = RequestBody(mediaType: format.jsonMediaType ?? "application/json", schema: schema, encoding: [])
-        case .form, .multipart:
-            let schema = try Self.object(bodyProperties.map(\.property), builder: builder, notes: notes, nullable: false)
-            var encoding: [JSONValue.Member] = []
-            if format.kind == .form {
-                for (property, placement) in bodyProperties {
-                    let value = SchemaBuilder.nonNull(try property.schema.value(builder: builder))
-                    guard value["type"] == .string("array") else { continue }
-                    var arrays = server.arrayEncoding
-                    if case .arrays(let own) = placement { arrays = own }
-                    encoding.append(.init(key: property.wireName, value: .object(["style": .string("form"), "explode": .bool(arrays.kind != .commaSeparated)])))
-                }
-            }
-            body = RequestBody(mediaType: format.kind == .form ? "application/x-www-form-urlencoded" : "multipart/form-data", schema: schema, encoding: encoding)
-        case .raw(let contentType):
-            let property = wholeBody ?? bodyProperties.first?.property
-            let text = try property.map { try $0.schema.value(builder: builder) } == .object(["type": .string("string")])
-            body = RequestBody(
-                mediaType: contentType,
-                schema: text ? .object(["type": .string("string")]) : SchemaBuilder.binary,
-                encoding: [])
-        case .empty:
-            break
         }
+        body = RequestBody(mediaType: writer.mediaType, schema: writer.schema(ofBody: given), encoding: encoding)
     }
 
     /// The query parameters of one property, as EndpointKit sends it:

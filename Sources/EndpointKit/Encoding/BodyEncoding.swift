@@ -1,39 +1,48 @@
-/// An endpoint as its JSON body: every property except the ``Restful`` description, the properties
-/// bound to path placeholders and the `@QueryItem` and `@HeaderField` properties. A `@Body`
-/// property is encoded on its own, as the whole body (see ``ParameterEncoder/wholeBody``).
+/// An endpoint as a ``BodyWriter`` sees it: every property except the ``Restful`` description,
+/// the properties bound to path placeholders and the `@QueryItem` and `@HeaderField` properties.
+/// A `@Body` property is kept aside, to be written on its own (see ``ParameterEncoder/wholeBody``).
 ///
-/// It hands the real encoder (`JSONEncoder`, with all its strategies) a thin view of the top-level
-/// container that passes those properties to a ``ParameterEncoder`` instead, so the endpoint is
-/// encoded in one pass.
-struct BodyEncoding<Value: Encodable>: Encodable {
-    package let value: Value
+/// It hands the writer's encoder (`JSONEncoder`, with all its strategies) a thin view of the
+/// top-level container that passes those properties to a ``ParameterEncoder`` instead, so the
+/// endpoint is encoded in one pass. A writer that encodes it again gets the same view, and the
+/// parameters are placed once.
+struct BodyEncoding<Value: Encodable>: Encodable, EndpointProperties {
+    let value: Value
     /// Receives the properties that do not belong in the body.
     let parameters: ParameterEncoder
 
-    package func encode(to encoder: any Encoder) throws {
-        try value.encode(to: ExcludingEncoder(base: encoder, parameters: parameters))
+    func encode(to encoder: any Encoder) throws {
+        let routes = !parameters.placed
+        parameters.placed = true
+        try value.encode(to: ExcludingEncoder(base: encoder, parameters: parameters, routes: routes))
     }
 }
 
 private struct ExcludingEncoder: Encoder {
     let base: any Encoder
     let parameters: ParameterEncoder
+    /// `false` on a second pass: the first placed the parameters.
+    let routes: Bool
     var codingPath: [any CodingKey] { base.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { base.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(ExcludingContainer(base: base.container(keyedBy: type), parameters: parameters))
+        KeyedEncodingContainer(ExcludingContainer(base: base.container(keyedBy: type), parameters: parameters, routes: routes))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer { base.unkeyedContainer() }
     func singleValueContainer() -> any SingleValueEncodingContainer { base.singleValueContainer() }
 }
 
+/// What a ``BodyWriter`` is given when it is not a `@Body` property's value.
+protocol EndpointProperties {}
+
 /// Forwards body properties to `base`, and the others (path values, `@QueryItem`, `@HeaderField`) to the
 /// parameter encoder; drops `Restful` values.
 private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var base: KeyedEncodingContainer<Key>
     let parameters: ParameterEncoder
+    let routes: Bool
     var codingPath: [any CodingKey] { base.codingPath }
 
     package mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
@@ -41,9 +50,9 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         case .none:
             return
         case .path, .query, .header:
-            try parameters.encodeProperty(value, forKey: key)
+            if routes { try parameters.encodeProperty(value, forKey: key) }
         case .wholeBody:
-            guard let whole = value as? any WholeBody, parameters.claimsForBody(key, asWholeBody: true) else { return }
+            guard routes, let whole = value as? any WholeBody, parameters.claimsForBody(key, asWholeBody: true) else { return }
             try parameters.setWholeBody(whole.bodyValue, for: key)
         case .styledArray, .default:
             if parameters.claimsForBody(key) { try base.encode(value, forKey: key) }
@@ -53,7 +62,7 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     /// Whether a primitive goes to the body; if not, hands its text to the parameter encoder.
     private func keeps(_ key: Key, _ text: @autoclosure () -> String, of value: some Encodable) throws -> Bool {
         if parameters.claimsForBody(key) { return true }
-        try parameters.writeProperty(text(), of: value, forKey: key)
+        if routes { try parameters.writeProperty(text(), of: value, forKey: key) }
         return false
     }
 
@@ -61,10 +70,10 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     package mutating func encode(_ value: Bool, forKey key: Key) throws { if try keeps(key, value ? "true" : "false", of: value) { try base.encode(value, forKey: key) } }
     package mutating func encode(_ value: String, forKey key: Key) throws { if try keeps(key, value, of: value) { try base.encode(value, forKey: key) } }
     package mutating func encode(_ value: Double, forKey key: Key) throws {
-        if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
+        if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else if routes { try parameters.encodeProperty(value, forKey: key) }
     }
     package mutating func encode(_ value: Float, forKey key: Key) throws {
-        if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else { try parameters.encodeProperty(value, forKey: key) }
+        if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else if routes { try parameters.encodeProperty(value, forKey: key) }
     }
     package mutating func encode(_ value: Int, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
     package mutating func encode(_ value: Int8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }

@@ -21,7 +21,7 @@ final class ParameterEncoder {
         case form
         case multipart
         case raw
-        /// Left to the JSON pass.
+        /// Left to the body's ``BodyWriter``.
         case nowhere
     }
 
@@ -49,10 +49,12 @@ final class ParameterEncoder {
     /// The positions in ``queryItems`` of `@QueryItem` properties, which a call at a URL the
     /// server handed out still adds to its query.
     private(set) var placedQueryIndices: [Int] = []
-    /// The JSON of a ``Body`` property: the whole body.
-    private(set) var wholeBody: Data?
-    /// The first property the JSON body holds besides a ``Body`` one, for the error that follows.
+    /// The value of a ``Body`` property: the whole body.
+    private(set) var wholeBody: (any Encodable)?
+    /// The first property the body holds besides a ``Body`` one, for the error that follows.
     private(set) var firstBodyKey: String?
+    /// Whether the endpoint's parameters were placed: set by the first pass of ``BodyEncoding``.
+    var placed = false
 
     // Read when first needed: each getter takes the encoder's lock, and a JSON body with no
     // parameters needs none of them.
@@ -84,6 +86,18 @@ final class ParameterEncoder {
         arrays = .repeatedKeys
     }
 
+    /// The fields, or the raw body, of what a form, multipart or raw ``BodyWriter`` is given.
+    static func fields(of properties: some Encodable, for server: APIServer, destination: Destination) throws -> ParameterEncoder {
+        guard properties is any EndpointProperties else {
+            throw EncodingError.invalidValue(properties, EncodingError.Context(
+                codingPath: [],
+                debugDescription: "A @Body property is the whole JSON or raw body, but this endpoint sends \(destination.noun); give it a JSON body (Restful(…, body: .json)) or remove @Body."))
+        }
+        let encoder = ParameterEncoder(strategiesOf: server.encoder, pathNames: [], destination: destination, arrays: server.arrayEncoding)
+        try encoder.encode(properties)
+        return encoder
+    }
+
     /// Reads the properties of `value`, which must encode as a keyed container.
     package func encode(_ value: some Encodable) throws {
         try value.encode(to: ParameterEncoding(parent: self, name: nil, sink: .query, codingPath: [], arrays: arrays))
@@ -102,13 +116,13 @@ final class ParameterEncoder {
         return true
     }
 
-    /// Keeps the JSON of a ``Body`` property as the whole body.
+    /// Keeps the value of a ``Body`` property as the whole body.
     func setWholeBody(_ value: any Encodable, for key: some CodingKey) throws {
         guard wholeBody == nil else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: [key], debugDescription: "An endpoint has one @Body property, but \"\(key.stringValue)\" is a second one."))
         }
-        wholeBody = try jsonEncoder.encode(value)
+        wholeBody = value
     }
 
     /// The path placeholder a top-level property binds (see ``PropertyPlacement``).
@@ -136,6 +150,7 @@ final class ParameterEncoder {
             try encoding.encodeValue(placed.parameterValue)
         case .wholeBody:
             guard let whole = value as? any WholeBody else { return }
+            if destination == .nowhere, claimsForBody(key, asWholeBody: true) { return try setWholeBody(whole.bodyValue, for: key) }
             guard destination == .raw else {
                 throw EncodingError.invalidValue(value, EncodingError.Context(
                     codingPath: [key],
@@ -149,7 +164,7 @@ final class ParameterEncoder {
             case .query: sink = .query
             case .form, .multipart: sink = .body
             case .raw: return try setRawBody(styled.listValue, for: key)
-            case .nowhere: return
+            case .nowhere: return _ = claimsForBody(key)
             }
             let encoding = ParameterEncoding(parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key], arrays: style)
             try encoding.encodeValue(styled.listValue)
@@ -158,7 +173,7 @@ final class ParameterEncoder {
             case .query: try encoding(for: key, sink: .query).encodeValue(value)
             case .form, .multipart: try encoding(for: key, sink: .body).encodeValue(value)
             case .raw: try setRawBody(value, for: key)
-            case .nowhere: return
+            case .nowhere: _ = claimsForBody(key)
             }
         }
     }
@@ -173,7 +188,7 @@ final class ParameterEncoder {
         case .query: try encoding(for: key, sink: .query).write(text)
         case .form, .multipart: try encoding(for: key, sink: .body).write(text)
         case .raw: try setRawBody(value, for: key)
-        case .nowhere: return
+        case .nowhere: _ = claimsForBody(key)
         }
     }
 
@@ -188,12 +203,18 @@ final class ParameterEncoder {
         guard rawBody == nil else {
             throw failure("a raw body is one property, but \"\(key.stringValue)\" is another; mark the others @QueryItem or @HeaderField, or name them in the path")
         }
+        guard let bytes = Self.rawBytes(of: value) else { throw failure("a raw body must be Data or String, not \(type(of: value))") }
+        rawBody = bytes
+    }
+
+    /// The bytes of a raw body's one property: a `Data` or a `String`, optional or not.
+    static func rawBytes(of value: some Encodable) -> Data? {
         switch value {
-        case let data as Data: rawBody = data
-        case let text as String: rawBody = Data(text.utf8)
-        case let data as Data?: rawBody = data ?? Data()
-        case let text as String?: rawBody = Data((text ?? "").utf8)
-        default: throw failure("a raw body must be Data or String, not \(type(of: value))")
+        case let data as Data: data
+        case let text as String: Data(text.utf8)
+        case let data as Data?: data ?? Data()
+        case let text as String?: Data((text ?? "").utf8)
+        default: nil
         }
     }
 

@@ -68,28 +68,20 @@ package enum RequestBuilder {
             throw failure("a \(method) request cannot carry a body (URLSession refuses it); remove body: from its Restful value")
         }
         let parameters = ParameterEncoder(
-            strategiesOf: server.encoder, pathNames: template.names, destination: destination(for: format?.kind),
+            strategiesOf: server.encoder, pathNames: template.names, destination: format == nil ? .query : .nowhere,
             arrays: server.arrayEncoding)
-        var json: Data?
+        var written: WrittenBody?
         let keyMisses = CodingKeyName.missesOnThisThread
         do {
-            if format?.kind == .json {
-                json = try server.encoder.encode(BodyEncoding(value: endpoint, parameters: parameters))
-                if let whole = parameters.wholeBody {
-                    if let other = parameters.firstBodyKey {
-                        throw WrittenBody.Problem(reason: "\(E.self) sends its @Body property as the whole body, so the property \"\(other)\" has no place in it: mark it @QueryItem or @HeaderField, or name it in the path")
-                    }
-                    json = whole
-                }
+            if let writer = format?.writer {
+                written = try WrittenBody.of(endpoint, by: writer, on: server, parameters: parameters)
             } else {
                 try parameters.encode(endpoint)
-                json = nil
             }
         } catch let problem as WrittenBody.Problem {
             throw failure(problem.reason)
         } catch {
-            let what = format?.kind == .json ? "body" : "parameters"
-            throw failure("the \(what) could not be encoded: \(describe(error))", error)
+            throw failure("the \(format == nil ? "parameters" : "body") could not be encoded: \(describe(error))", error)
         }
         // Keys spelled by hand cannot be told apart in a build without reflection metadata.
         if CodingKeyName.missesOnThisThread != keyMisses { throw failure(CodingKeyName.missingNamesProblem) }
@@ -148,21 +140,13 @@ package enum RequestBuilder {
         if method != .get {
             prepared.request.httpMethod = method.rawValue  // GET is the default, and setting it costs
         }
-        if let format {
-            let written: WrittenBody
-            do {
-                written = try WrittenBody(format, json: json, parameters: parameters)
-            } catch let problem as WrittenBody.Problem {
-                throw failure(problem.reason)
-            } catch {
-                throw failure("the multipart body could not be written: \(describe(error))", error)
-            }
-            // The format's type replaces the server's; the endpoint's own `Content-Type` stays, but a
-            // multipart body's boundary must be the one EndpointKit wrote.
+        if let written, let writer = format?.writer {
+            // The writer's type replaces the server's; the endpoint's own `Content-Type` stays, but
+            // not over one the writer made for this body (a multipart boundary).
             if endpointContentType == nil {
                 HeaderRules.set(written.contentType, for: "Content-Type", in: &headers)
-            } else if format.kind == .multipart {
-                throw failure("\(E.self) sets its own Content-Type, but a multipart body's Content-Type names its boundary and is set by EndpointKit; remove the header")
+            } else if written.contentType != writer.mediaType {
+                throw failure("\(E.self) sets its own Content-Type, but a \(format?.description ?? "") body's Content-Type names its boundary and is set by EndpointKit; remove the header")
             }
             prepared.bodyData = written.data
             prepared.pendingBody = written.pending
@@ -214,17 +198,6 @@ package enum RequestBuilder {
         }
         if let stripped = Redirect.removingCredentials(prepared.request, leaving: server.origin, credentials: CredentialNames()) {
             prepared.request = stripped
-        }
-    }
-
-    private static func destination(for format: BodyFormat.Kind?) -> ParameterEncoder.Destination {
-        switch format {
-        case nil: .query
-        case .json: .nowhere
-        case .form: .form
-        case .multipart: .multipart
-        case .raw: .raw
-        case .empty: .query
         }
     }
 

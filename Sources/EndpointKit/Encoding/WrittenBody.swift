@@ -1,7 +1,7 @@
 import Foundation
 
-/// A request body in its format: the bytes, or a multipart body still to be streamed to a
-/// temporary file, and the `Content-Type` that names it.
+/// A request body as its ``BodyWriter`` wrote it: the bytes, or a multipart body still to be
+/// streamed to a temporary file, and the `Content-Type` that names it.
 struct WrittenBody {
     /// A body that cannot be sent, with the reason.
     struct Problem: Error {
@@ -14,38 +14,37 @@ struct WrittenBody {
     /// ``PreparedRequest/writePendingBody()``).
     var pending: MultipartBody?
 
-    /// - Parameters:
-    ///   - json: The JSON body, already encoded in the same pass as the parameters.
-    ///   - parameters: The form or multipart fields, or the raw body.
-    init(_ format: BodyFormat, json: Data?, parameters: ParameterEncoder) throws {
-        switch format.kind {
-        case .json:
-            let type = format.jsonMediaType ?? "application/json"
-            if let problem = HeaderRules.problem(name: "Content-Type", value: type) {
-                throw Problem(reason: problem)
-            }
-            contentType = type
-            data = json
-        case .empty:
-            contentType = ""  // never used: RequestBuilder sends no body for `.empty`
-            data = nil
-        case .form:
-            contentType = "application/x-www-form-urlencoded"
-            data = Data(RequestBuilder.formEncoded(parameters.fields.map { ($0.name, $0.value.text) }, lists: parameters.fieldLists).utf8)
-        case .raw(let type):
-            if let problem = HeaderRules.problem(name: "Content-Type", value: type) {
-                throw Problem(reason: problem)  // the only content type that does not come from EndpointKit
-            }
-            contentType = type
-            data = parameters.rawBody ?? Data()
-        case .multipart:
-            let multipart = try MultipartBody(fields: parameters.fields)
-            if multipart.streamsFromDisk {
-                pending = multipart
-            } else {
-                data = multipart.data()
-            }
-            contentType = multipart.contentType
-        }
+    init(contentType: String, data: Data? = nil, pending: MultipartBody? = nil) {
+        self.contentType = contentType
+        self.data = data
+        self.pending = pending
     }
+
+    /// The body `writer` writes of `endpoint`; the other properties are placed in `parameters`
+    /// on the way, in the same pass when the writer encodes what it is given.
+    static func of<E: Endpoint>(_ endpoint: E, by writer: any BodyWriter, on server: APIServer, parameters: ParameterEncoder) throws -> WrittenBody {
+        if let problem = HeaderRules.problem(name: "Content-Type", value: writer.mediaType) {
+            throw Problem(reason: problem)
+        }
+        var written = try write(BodyEncoding(value: endpoint, parameters: parameters), by: writer, on: server)
+        if !parameters.placed { try parameters.encode(endpoint) }  // the writer did not read its input
+        if let whole = parameters.wholeBody {
+            if let other = parameters.firstBodyKey {
+                throw Problem(reason: "\(E.self) sends its @Body property as the whole body, so the property \"\(other)\" has no place in it: mark it @QueryItem or @HeaderField, or name it in the path")
+            }
+            written = try write(whole, by: writer, on: server)
+        }
+        return written
+    }
+
+    private static func write(_ value: some Encodable, by writer: some BodyWriter, on server: APIServer) throws -> WrittenBody {
+        if let fileBacked = writer as? any FileBackedBodyWriter { return try fileBacked.writtenBody(value, for: server) }
+        return WrittenBody(contentType: writer.mediaType, data: try writer.write(value, for: server))
+    }
+}
+
+/// A writer whose body may be too large for memory (files on disk), written when the call runs,
+/// under a `Content-Type` of its own making (a multipart boundary), which an endpoint cannot set.
+protocol FileBackedBodyWriter: BodyWriter {
+    func writtenBody(_ properties: some Encodable, for server: APIServer) throws -> WrittenBody
 }

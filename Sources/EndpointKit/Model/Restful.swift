@@ -61,13 +61,6 @@ public struct Restful: Hashable, Sendable, Encodable, CustomStringConvertible {
         self.prefix = prefix
     }
 
-    /// The body actually sent: the endpoint's format, else JSON for `POST`, `PUT` and `PATCH`;
-    /// `nil` for no body (the properties form the query), including ``BodyFormat/empty``.
-    package var sentBodyFormat: BodyFormat? {
-        let format = body ?? (method.sendsParametersInBody ? .json : nil)
-        return format?.kind == .empty ? nil : format
-    }
-
     /// The method and path template, e.g. `"GET repos/{owner}/{repo}/branches"`.
     public var description: String { "\(method) \(path)" }
 

@@ -56,7 +56,7 @@ import Testing
         let error = try await #require(throws: EndpointError.self) {
             try await FormWithFile(file: MultipartFile(Data([1]), filename: "a.bin")).call(on: .stub(transport))
         }
-        #expect(error.description == "POST /api/v1/x: the parameters could not be encoded: A MultipartFile can only be sent in a multipart body: declare the endpoint with Restful(…, body: .multipart). (at file).")
+        #expect(error.description == "POST /api/v1/x: the body could not be encoded: A MultipartFile can only be sent in a multipart body: declare the endpoint with Restful(…, body: .multipart). (at file).")
         #expect(transport.requests.isEmpty)
     }
 

@@ -11,7 +11,7 @@ import Testing
 
 /// Every JSON body a real API wants: vendor media types, explicit null, a whole-body property, no
 /// body at all; and who decides the Content-Type.
-@Suite struct JSONBodyTests {
+@Suite struct JSONBodyWriterTests {
     func sent(_ endpoint: some Endpoint, server: (RecordingTransport) -> APIServer = { .stub($0) }) async throws -> URLRequest {
         let transport = RecordingTransport()
         _ = try await endpoint.callWithMetadata(on: server(transport))
