@@ -82,7 +82,7 @@ struct Chain: Decodable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
-            "-c", #"ulimit -v 2000000; exec timeout 60 "$0" --testing-library swift-testing --filter "probe budget child""#, binary,
+            "-c", #"ulimit -v 2000000; exec timeout -s KILL 60 "$0" --testing-library swift-testing --filter "probe budget child""#, binary,
         ]
         var environment = ProcessInfo.processInfo.environment
         environment[childVariable] = name

@@ -91,13 +91,16 @@ final class RunningLoopbackServer: @unchecked Sendable {
             throw LoopbackServer.StartFailure(description: "Could not start \(process.executableURL?.path ?? "python3") \(script.path): \(error)")
         }
         var line = Data()
+        let deadline = ChildDeadline(process, seconds: 120)  // ready in well under a second
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty {
-                throw LoopbackServer.StartFailure(description: "\(title) exited before it was ready; run python3 \(script.path) to see why.")
+                let what = deadline.stoppedTheChild ? "was not ready after 120 s and was stopped" : "exited before it was ready"
+                throw LoopbackServer.StartFailure(description: "\(title) \(what); run python3 \(script.path) to see why.")
             }
             line.append(chunk)
         }
+        deadline.disarm()
         return (process, input, output, String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace))
     }
 

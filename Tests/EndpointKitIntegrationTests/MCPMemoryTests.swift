@@ -57,6 +57,7 @@ private struct WalletBalance: Endpoint, Decodable {
         private let input = Pipe(), output = Pipe()
         private var buffer = Data()
         private var sent = 0
+        private var deadline: ChildDeadline?
 
         init() throws {
             process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
@@ -68,6 +69,7 @@ private struct WalletBalance: Endpoint, Decodable {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
+            deadline = ChildDeadline(process, seconds: 300)  // 32,000 messages take seconds
         }
 
         /// Sends `calls` tool calls and `pings` pings, `batch` at a time, waiting for every reply.
@@ -102,7 +104,9 @@ private struct WalletBalance: Endpoint, Decodable {
                     continue
                 }
                 let chunk = output.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { throw Failure(description: "the server closed its output") }
+                guard !chunk.isEmpty else {
+                    throw Failure(description: deadline?.stoppedTheChild == true ? "the server hung and was stopped after 300 s" : "the server closed its output")
+                }
                 buffer.append(chunk)
             }
         }

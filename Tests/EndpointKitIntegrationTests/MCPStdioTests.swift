@@ -65,6 +65,7 @@ private struct SlowCall: Endpoint, Decodable {
             process.standardOutput = output
             process.standardError = errors
             try process.run()
+            let deadline = ChildDeadline(process, seconds: 240)  // the client's calls take seconds
             // Standard error is read on another thread, so that a child filling it cannot block.
             let problems = Protected(Data())
             let read = DispatchSemaphore(value: 0)
@@ -75,9 +76,10 @@ private struct SlowCall: Endpoint, Decodable {
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             read.wait()
-            return (data, String(decoding: problems.current, as: UTF8.self))
+            let stopped = deadline.stoppedTheChild ? "stopped after 240 s, a hang; " : ""
+            return (data, stopped + String(decoding: problems.current, as: UTF8.self))
         }
-        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "the client failed: \(problems.suffix(3000))")
+        let report = try #require((try? JSONSerialization.jsonObject(with: data)) as? [String: Any], "the client failed: \(problems.suffix(3000))")
 
         #expect(report["protocol_version"] as? String == "2025-11-25")
         #expect(report["server_name"] as? String == "loopback")

@@ -102,8 +102,10 @@ enum PythonEnvironment {
         return status == 0 && !path.isEmpty ? URL(fileURLWithPath: path) : nil
     }
 
-    /// Runs a program to its end; its exit status and what it printed (standard output and error).
-    static func run(_ executable: URL, _ arguments: [String]) -> (status: Int32, output: String) {
+    /// Runs a program to its end, stopped if it runs past `seconds` (a hang, not a slow run: a pip
+    /// install or the schema property test take a few minutes at most); its exit status and what it
+    /// printed (standard output and error).
+    static func run(_ executable: URL, _ arguments: [String], seconds: Double = 900) -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -115,9 +117,11 @@ enum PythonEnvironment {
         } catch {
             return (-1, "\(error)")
         }
+        let deadline = ChildDeadline(process, seconds: seconds)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let stopped = deadline.stoppedTheChild ? "\n(stopped after \(Int(seconds)) s, a hang)" : ""
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self) + stopped)
     }
 }
 
