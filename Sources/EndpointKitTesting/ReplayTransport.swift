@@ -196,8 +196,7 @@ public final class ReplayTransport: HTTPTransport {
             }
             throw EndpointError(kind: .notStubbed, route: EndpointError.route(of: request), reason: reason, request: request)
         }
-        let response = try StubbedResponse.make(
-            url: request.url ?? directory, status: answer.status, headers: answer.headers, payload: nil)
+        let response = try StubbedResponse.make(url: request.url ?? directory, status: answer.status, headers: answer.headers)
         return (answer.body, response)
     }
 

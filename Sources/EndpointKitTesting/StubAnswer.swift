@@ -182,8 +182,8 @@ public struct StubAnswer<E: Endpoint>: Sendable {
         return answer
     }
 
-    /// Answers `request`, a call of `endpoint`.
-    func respond(to request: URLRequest, for endpoint: E) async throws -> (Data, HTTPURLResponse) {
+    /// Answers `request`, a call of `endpoint`; a typed payload is delivered through `context`.
+    func respond(to request: URLRequest, for endpoint: E, context: TransportContext) async throws -> (Data, HTTPURLResponse) {
         if delay > 0 {
             try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(delay))
         }
@@ -191,36 +191,36 @@ public struct StubAnswer<E: Endpoint>: Sendable {
         let url = request.url ?? URL(string: "http://stub.invalid/")!
         switch reply {
         case .payload(let makePayload, let status, let headers):
-            let payload = try await makePayload(endpoint)
-            return (Data(), try StubbedResponse.make(url: url, status: status, headers: headers, payload: payload))
+            context.deliver(try await makePayload(endpoint))
+            return (Data(), try StubbedResponse.make(url: url, status: status, headers: headers))
         case .bytes(let body, let status, let headers):
-            return (body, try StubbedResponse.make(url: url, status: status, headers: headers, payload: nil))
+            return (body, try StubbedResponse.make(url: url, status: status, headers: headers))
         case .chunks(let chunks, _, let status, let headers):
-            return (chunks.reduce(into: Data()) { $0.append($1) }, try StubbedResponse.make(url: url, status: status, headers: headers, payload: nil))
+            return (chunks.reduce(into: Data()) { $0.append($1) }, try StubbedResponse.make(url: url, status: status, headers: headers))
         case .failure(let error):
             throw error
         case .computed(let choose):
-            return try await choose(endpoint).respond(to: request, for: endpoint)
+            return try await choose(endpoint).respond(to: request, for: endpoint, context: context)
         }
     }
 
     /// The answer as a stream: chunks with their pauses, anything else as one chunk.
-    func stream(to request: URLRequest, for endpoint: E) async throws -> (ByteStream, HTTPURLResponse) {
+    func stream(to request: URLRequest, for endpoint: E, context: TransportContext) async throws -> (ByteStream, HTTPURLResponse) {
         switch reply {
         case .chunks(let chunks, let interval, let status, let headers):
             if delay > 0 {
                 try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(delay))
             }
             let url = request.url ?? URL(string: "http://stub.invalid/")!
-            let response = try StubbedResponse.make(url: url, status: status, headers: headers, payload: nil)
+            let response = try StubbedResponse.make(url: url, status: status, headers: headers)
             return (ByteStream(PacedChunks(chunks: chunks, interval: interval)), response)
         case .computed(let choose):
             if delay > 0 {
                 try await Task.sleep(nanoseconds: Seconds.clampedNanoseconds(delay))
             }
-            return try await choose(endpoint).stream(to: request, for: endpoint)
+            return try await choose(endpoint).stream(to: request, for: endpoint, context: context)
         default:
-            let (body, response) = try await respond(to: request, for: endpoint)
+            let (body, response) = try await respond(to: request, for: endpoint, context: context)
             return (ByteStream(body), response)
         }
     }

@@ -177,16 +177,16 @@ public final class StubTransport: HTTPTransport {
     public func send(_ request: URLRequest, body: MessageBody?, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
         var request = request
         if let body { request.httpBody = try await body.collect(upTo: .max) }
-        return try await reply(to: request, for: context.input, streams: context.streamsResponse)
+        return try await reply(to: request, for: context.input, context: context)
     }
 
-    private func reply<E: Endpoint>(to request: URLRequest, for endpoint: E, streams: Bool) async throws -> (MessageBody, HTTPURLResponse) {
+    private func reply<E: Endpoint>(to request: URLRequest, for endpoint: E, context: TransportContext) async throws -> (MessageBody, HTTPURLResponse) {
         let answer = try answer(to: request, for: endpoint)
-        if streams {
-            let (stream, response) = try await answer.stream(to: request, for: endpoint)
+        if context.streamsResponse {
+            let (stream, response) = try await answer.stream(to: request, for: endpoint, context: context)
             return (.stream(stream), response)
         }
-        let (bytes, response) = try await answer.respond(to: request, for: endpoint)
+        let (bytes, response) = try await answer.respond(to: request, for: endpoint, context: context)
         return (.data(bytes), response)
     }
 }

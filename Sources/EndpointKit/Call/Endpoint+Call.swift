@@ -100,9 +100,10 @@ extension Endpoint {
         let request = prepared.request
         let body: Data
         let response: HTTPURLResponse
+        let delivery = TransportContext.Delivery()
         do {
             let answer: MessageBody
-            (answer, response) = try await MiddlewareChain.send(prepared, for: self, on: server, options: options)
+            (answer, response) = try await MiddlewareChain.send(prepared, for: self, on: server, options: options, delivery: delivery)
             switch answer {
             case .data(let bytes): body = bytes
             // A middleware answered with a stream of its own: the payload needs the whole body.
@@ -113,7 +114,7 @@ extension Endpoint {
         }
         let payload = try ResponseDecoder.decode(
             ReturnPayloadType.self, from: body, response: response, request: request, decoder: server.decoder,
-            errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType)
+            errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType, delivered: delivery.payload.value)
         options.receivedBody?(body)
         return EndpointResponse(payload: payload, httpResponse: response, request: request)
     }

@@ -11,7 +11,7 @@ enum MiddlewareChain {
     /// of a call that does not stream, comes with its whole body as ``MessageBody/data(_:)``.
     static func send<E: Endpoint>(
         _ prepared: PreparedRequest, for endpoint: E, on server: APIServer, streaming: Bool = false,
-        options: CallOptions = CallOptions()
+        options: CallOptions = CallOptions(), delivery: TransportContext.Delivery? = nil
     ) async throws -> (MessageBody, HTTPURLResponse) {
         let transport = server.transport
         let facts = AttemptFacts(
@@ -28,9 +28,12 @@ enum MiddlewareChain {
             for hook in facts.hooks { try await hook.beforeSending(request) }
             facts.observeAttempt?(request, facts.credentials)
             let progress = facts.uploadProgress.map(UploadReport.init)
-            let context = TransportContext(
+            var attempt = TransportContext(
                 input: endpoint, timeout: facts.timeout, maximumResponseSize: limit, idleTimeout: idleTimeout,
                 streamsResponse: streaming, credentials: facts.credentials, uploadProgress: progress?.report)
+            attempt.delivery = delivery
+            let context = attempt
+            delivery?.payload.value = nil  // what an earlier attempt's transport delivered is not this one's
             defer { withExtendedLifetime(preparedFile) {} }
             let answer = try await withDeadline(context.deadline, timeout: context.timeRemaining) {
                 let (answer, response) = try await transport.send(request, body: body, context: context)

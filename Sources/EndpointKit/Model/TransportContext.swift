@@ -49,6 +49,15 @@ public struct TransportContext: Sendable {
     /// Told how much of the request body has been sent; `nil` when nobody asked. A transport that
     /// never calls it lets EndpointKit report the whole body as sent once the answer arrives.
     public var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+    /// Where ``deliver(_:)`` puts a payload for the call's decoding step; `nil` for a context
+    /// made outside a call.
+    package var delivery: Delivery?
+
+    /// A payload handed to the call already decoded, one per attempt.
+    package final class Delivery: Sendable {
+        package let payload = Locked<(any Sendable)?>(nil)
+        package init() {}
+    }
 
     /// A context for a call of `input`; EndpointKit makes these, tests of transports may too.
     ///
@@ -74,6 +83,19 @@ public struct TransportContext: Sendable {
     }
 
     /// The uptime `seconds` from now; `nil` for no limit (not a positive number below a century).
+    /// Hands the call its payload already decoded, as a test stub does: when the answer's status
+    /// is 2xx and `payload` is of the endpoint's `ReturnPayloadType`, the call returns it as it is
+    /// instead of decoding the body this transport returns. Middlewares see the answer's status and
+    /// headers as for any other.
+    ///
+    /// ```swift
+    /// context.deliver(Balance(balance: 200))
+    /// return (.data(Data()), HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!)
+    /// ```
+    public func deliver(_ payload: some Sendable) {
+        delivery?.payload.value = payload
+    }
+
     static func deadline(after seconds: TimeInterval) -> DispatchTime? {
         Seconds.nanoseconds(seconds).map { DispatchTime(uptimeNanoseconds: Seconds.uptime(after: $0, from: DispatchTime.now().uptimeNanoseconds)) }
     }
