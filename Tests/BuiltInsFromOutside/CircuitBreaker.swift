@@ -39,7 +39,7 @@ final class CircuitBreaker: EndpointMiddleware {
         self.cooldown = cooldown
     }
 
-    func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: @escaping Next) async throws -> (MessageBody, HTTPURLResponse) {
+    func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
         guard context.options.isGuardedByBreaker else { return try await next(request, body) }
         let isOpen = state.withLock { state -> Bool in
             guard let openedAt = state.openedAt else { return false }

@@ -11,7 +11,7 @@ import Testing
 
 /// A throttle of requests in flight, as `Throttle` is written, from public API only: it queues
 /// calls in order, and takes the time a call queued off the attempt's time
-/// (`MiddlewareContext.timeRemaining`, `withTimeRemaining`), as the built-in does.
+/// (`MiddlewareContext.timeRemaining`, `NextStep.withTimeRemaining`), as the built-in does.
 private struct InFlightLimit: EndpointMiddleware {
     final class Gate: Sendable {
         private struct State {
@@ -58,7 +58,7 @@ private struct InFlightLimit: EndpointMiddleware {
         await gate.enter()
         defer { gate.leave() }
         let waited = TimeInterval(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        return try await context.withTimeRemaining(timeout.map { max($0 - waited, 0.001) }) { try await next(request, body) }
+        return try await next.withTimeRemaining(timeout.map { max($0 - waited, 0.001) })(request, body)
     }
 }
 
@@ -119,10 +119,10 @@ private struct Hooked: EndpointMiddleware {
         _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         events.withLock { $0.append("enter, credentials \(context.credentials.headers.sorted())") }
-        let answer = try await context.withTransportHooks(
+        let answer = try await next.withTransportHooks(
             beforeSending: { [events] request in events.withLock { $0.append("before sending \(request.value(forHTTPHeaderField: "X-Key") ?? "-")") } },
             answered: { [events] response in events.withLock { $0.append("answered \(response.statusCode)") } }
-        ) { try await next(request, body) }
+        )(request, body)
         events.withLock { $0.append("returned") }
         return answer
     }

@@ -35,7 +35,7 @@ private struct SessionHeader: EndpointMiddleware {
     func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
         var signed = request
         signed.setValue(secret, forHTTPHeaderField: "X-Client-Proof")
-        return try await context.withCredential(header: "X-Client-Proof") { try await next(signed, body) }
+        return try await next.withCredential(header: "X-Client-Proof")(signed, body)
     }
 }
 

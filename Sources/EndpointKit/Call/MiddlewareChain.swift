@@ -70,13 +70,11 @@ enum MiddlewareChain {
         var next = send
         for middleware in middlewares.reversed() {
             let inner = next
-            // Each step gets its own copy of the facts, which its `next` hands on as they are then.
+            // Each step reads the facts it was handed; its `next` hands on what the copy it calls carries.
             next = { request, body, facts in
                 var step = context
-                step.facts = Locked(facts)
-                return try await middleware.intercept(request, body: body, context: step) { [step] request, body in
-                    try await inner(request, body, step.facts.value)
-                }
+                step.facts = facts
+                return try await middleware.intercept(request, body: body, context: step, next: NextStep(facts: facts, send: inner))
             }
         }
         return try await next(prepared.request, prepared.body, facts)

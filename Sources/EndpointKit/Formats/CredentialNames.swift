@@ -2,7 +2,7 @@ import Foundation
 
 /// The header and query parameter names that carry credentials in one call: those that are
 /// always secret (`Authorization`, `Proxy-Authorization`, `Cookie`) and those that authorization
-/// middlewares registered with ``MiddlewareContext/withCredential(header:_:)``.
+/// middlewares registered with ``NextStep/withCredential(header:)``.
 ///
 /// A transport leaves them out of a redirect to another origin; a logger redacts them.
 ///

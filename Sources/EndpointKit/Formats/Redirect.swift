@@ -7,7 +7,7 @@ import FoundationNetworking
 /// behind when the redirect leaves the origin.
 package enum Redirect {
     /// Headers that always carry credentials; with those an authorization middleware registered
-    /// (see ``MiddlewareContext/withCredential(header:_:)``), they are not sent on to another origin.
+    /// (see ``NextStep/withCredential(header:)``), they are not sent on to another origin.
     package static var credentialHeaders: Set<String> { CredentialNames.alwaysSecretHeaders }
 
     /// What to do with one redirect answer.

@@ -7,10 +7,10 @@ import FoundationNetworking
 /// request and its body: the attempt's timeout, which headers and query parameters carry
 /// credentials, hooks around the transport, and the call's observers.
 ///
-/// Each step's ``MiddlewareContext`` holds its own copy, changed only through the context's public
-/// methods (``MiddlewareContext/withCredential(header:_:)``,
-/// ``MiddlewareContext/withTimeRemaining(_:_:)``, ``MiddlewareContext/withTransportHooks(beforeSending:answered:_:)``)
-/// for the time of their operation; `next` passes the copy as it is then to the step after.
+/// A value: each ``NextStep`` carries its copy, changed only by the copies its public methods make
+/// (``NextStep/withCredential(header:)``, ``NextStep/withTimeRemaining(_:)``,
+/// ``NextStep/withTransportHooks(beforeSending:answered:)``), and hands it to the step after, whose
+/// ``MiddlewareContext`` reads it.
 package struct AttemptFacts: Sendable {
     /// How long one attempt may take once it leaves the chain, in seconds; `nil` for no limit.
     var timeout: TimeInterval?
@@ -33,12 +33,4 @@ package struct AttemptFacts: Sendable {
         let answered: @Sendable (HTTPURLResponse) -> Void
     }
 
-    /// Runs `operation` with `facts` changed by `change`, and puts them back as they were after.
-    static func with<Result>(
-        _ facts: Locked<AttemptFacts>, _ change: (inout AttemptFacts) -> Void, _ operation: () async throws -> Result
-    ) async rethrows -> Result {
-        let saved = facts.withLock { facts in defer { change(&facts) }; return facts }  // as they were, then changed
-        defer { facts.value = saved }
-        return try await operation()
-    }
 }

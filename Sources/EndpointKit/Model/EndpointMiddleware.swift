@@ -32,8 +32,9 @@ import FoundationNetworking
 /// A 2xx answer to a streaming call comes back as ``MessageBody/stream(_:)``: return it as it is
 /// to let the bytes reach the caller as they arrive.
 public protocol EndpointMiddleware: Sendable {
-    /// The rest of the chain: send a request and its body, get the response's body and metadata.
-    typealias Next = @Sendable (URLRequest, MessageBody?) async throws -> (MessageBody, HTTPURLResponse)
+    /// The rest of the chain: call it, `next(request, body)`, to send a request and its body and
+    /// get the response's body and metadata (see ``NextStep``).
+    typealias Next = NextStep
 
     /// Handles one request: usually changes it, calls `next`, and looks at what comes back.
     ///
@@ -41,10 +42,9 @@ public protocol EndpointMiddleware: Sendable {
     /// stays a cancellation, and any other error becomes an ``EndpointError`` of kind
     /// ``EndpointError/Kind/transportFailed``.
     ///
-    /// `next` may be called from a task of the middleware's own, after this call has returned:
-    /// ``RequestCoalescing`` sends a shared request that way, so that it outlives a caller that
-    /// leaves. A conformance may declare the parameter without `@escaping` when it calls `next`
-    /// within the call, as most do.
+    /// `next` is a value: it may be called from a task of the middleware's own, after this call
+    /// has returned (``RequestCoalescing`` sends a shared request that way, so that it outlives a
+    /// caller that leaves), and more than once (a retry).
     ///
     /// ```swift
     /// let (answer, response) = try await next(request, body)
@@ -53,7 +53,7 @@ public protocol EndpointMiddleware: Sendable {
         _ request: URLRequest,
         body: MessageBody?,
         context: MiddlewareContext,
-        next: @escaping Next
+        next: Next
     ) async throws -> (MessageBody, HTTPURLResponse)
 }
 
@@ -96,8 +96,8 @@ public struct MiddlewareContext: Sendable {
     /// ```
     public let options: EndpointOptions
     /// What the steps before this one registered (credentials, a shorter timeout, transport
-    /// hooks), handed on by `next`.
-    package var facts = Locked(AttemptFacts())
+    /// hooks), as this step's `next` received them.
+    package var facts = AttemptFacts()
 
     /// Creates a context; EndpointKit creates these for you, tests of middlewares may too.
     ///
@@ -126,86 +126,26 @@ public struct MiddlewareContext: Sendable {
         self.options = options
     }
 
-    /// Runs `operation` (the rest of the chain, usually `next(request, body)`) with the header `name`
-    /// registered as a credential: it is then left out of a redirect to another origin, redacted by
-    /// a ``RequestLogger`` further in, and never shown to a model in a tool result. The built-in
-    /// authorization middlewares register what they set the same way.
-    ///
-    /// ```swift
-    /// var signed = request
-    /// signed.setValue(session.secret, forHTTPHeaderField: "X-Session")
-    /// return try await context.withCredential(header: "X-Session") { try await next(signed, body) }
-    /// ```
-    public func withCredential<Result>(header name: String, _ operation: () async throws -> Result) async rethrows -> Result {
-        try await AttemptFacts.with(facts, { $0.credentials.headers.insert(name.lowercased()) }, operation)
-    }
-
-    /// Runs `operation` with the query parameter `name` registered as a credential, as
-    /// ``withCredential(header:_:)`` does for a header.
-    ///
-    /// ```swift
-    /// return try await context.withCredential(queryParameter: "sig") { try await next(signed, body) }
-    /// ```
-    public func withCredential<Result>(queryParameter name: String, _ operation: () async throws -> Result) async rethrows -> Result {
-        try await AttemptFacts.with(facts, { $0.credentials.queryParameters.insert(name) }, operation)
-    }
-
     /// The names of the headers and query parameters that carry credentials at this point of the
-    /// chain: the ones always secret and those the middlewares before this one registered. What a
-    /// logger redacts.
+    /// chain: the ones always secret and those the middlewares before this one registered
+    /// (``NextStep/withCredential(header:)``). What a logger redacts.
     ///
     /// ```swift
     /// let shown = context.credentials.containsHeader(name) ? "<redacted>" : value
     /// ```
     public var credentials: CredentialNames {
-        facts.value.credentials
+        facts.credentials
     }
 
     /// How long the attempt may take once it leaves the chain, in seconds: the call's timeout
     /// (``APIServer/timeout`` or the endpoint's ``Endpoint/timeout``), less what middlewares before
-    /// this one took off; `nil` for no limit.
+    /// this one took off (``NextStep/withTimeRemaining(_:)``); `nil` for no limit.
     ///
     /// ```swift
     /// guard (context.timeRemaining ?? .infinity) > 1 else { throw URLError(.timedOut) }
     /// ```
     public var timeRemaining: TimeInterval? {
-        facts.value.timeout
-    }
-
-    /// Runs `operation` (the rest of the chain) with at most `seconds` for the attempt: a
-    /// middleware that made the call wait (a queue) takes the time waited off, so that the call's
-    /// timeout runs from the call. It never lengthens the time: the shorter of `seconds` and
-    /// ``timeRemaining`` applies.
-    ///
-    /// ```swift
-    /// let left = context.timeRemaining.map { max($0 - waited, 0.001) }
-    /// return try await context.withTimeRemaining(left) { try await next(request, body) }
-    /// ```
-    public func withTimeRemaining<Result>(_ seconds: TimeInterval?, _ operation: () async throws -> Result) async rethrows -> Result {
-        guard let seconds, seconds < timeRemaining ?? .infinity else { return try await operation() }
-        return try await AttemptFacts.with(facts, { $0.timeout = seconds }, operation)
-    }
-
-    /// Runs `operation` (the rest of the chain) with two hooks at its very end, around the
-    /// transport, for each attempt: `beforeSending` once every middleware after this one has
-    /// passed the request on (a queue included), and `answered` as the answer's head arrives, before
-    /// any middleware sees it. Throwing from `beforeSending` sends nothing.
-    ///
-    /// A rate-limit budget checked here is checked as the request leaves, not when it was queued:
-    ///
-    /// ```swift
-    /// return try await context.withTransportHooks(
-    ///     beforeSending: { _ in try await budget.waitForRoom() },
-    ///     answered: { response in budget.update(from: response) }
-    /// ) { try await next(request, body) }
-    /// ```
-    public func withTransportHooks<Result>(
-        beforeSending: @escaping @Sendable (URLRequest) async throws -> Void,
-        answered: @escaping @Sendable (HTTPURLResponse) -> Void,
-        _ operation: () async throws -> Result
-    ) async rethrows -> Result {
-        let hook = AttemptFacts.AttemptHook(beforeSending: beforeSending, answered: answered)
-        return try await AttemptFacts.with(facts, { $0.hooks.append(hook) }, operation)
+        facts.timeout
     }
 
     /// Whether `url` has the server's scheme, host and port, so that it may receive credentials.

@@ -18,6 +18,6 @@ nonisolated struct ClientProof: EndpointMiddleware {
     ) async throws -> (MessageBody, HTTPURLResponse) {
         var signed = request
         signed.setValue(proof, forHTTPHeaderField: "X-Client-Proof")
-        return try await context.withCredential(header: "X-Client-Proof") { try await next(signed, body) }
+        return try await next.withCredential(header: "X-Client-Proof")(signed, body)
     }
 }

@@ -30,7 +30,7 @@ private enum RetriesKey: EndpointOptionKey {
         }
         struct Peek: EndpointMiddleware {
             let seen: Locked<[Int?]>
-            func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: @escaping Next) async throws -> (MessageBody, HTTPURLResponse) {
+            func intercept(_ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next) async throws -> (MessageBody, HTTPURLResponse) {
                 seen.withLock { $0.append(context.options[RetriesKey.self]) }
                 return try await next(request, body)
             }

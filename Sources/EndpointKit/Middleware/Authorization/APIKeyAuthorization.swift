@@ -58,7 +58,7 @@ public struct APIKeyAuthorization: EndpointMiddleware {
         case .header(let name):
             guard request.value(forHTTPHeaderField: name) == nil else { return try await next(request, body) }
             let authorized = try Credentials.setting(value, forHeader: name, in: request)
-            return try await context.withCredential(header: name) { try await next(authorized, body) }
+            return try await next.withCredential(header: name)(authorized, body)
         case .query(let name):
             let pair = PercentEncoding.encode(name) + "=" + PercentEncoding.encode(value)
             var text = url.absoluteString
@@ -72,7 +72,7 @@ public struct APIKeyAuthorization: EndpointMiddleware {
             }
             var authorized = request
             authorized.url = keyed
-            return try await context.withCredential(queryParameter: name) { try await next(authorized, body) }
+            return try await next.withCredential(queryParameter: name)(authorized, body)
         }
     }
 }

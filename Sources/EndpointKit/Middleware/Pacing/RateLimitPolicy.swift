@@ -60,10 +60,10 @@ public struct RateLimitPolicy: EndpointMiddleware {
         // Checked again as the request leaves, and the answer read as it arrives: placed before a
         // Throttle, the call may have waited in its queue while other answers spent the budget,
         // and the next call in that queue must not leave before this answer is read.
-        return try await context.withTransportHooks(
+        return try await next.withTransportHooks(
             beforeSending: { [self] request in try await waitForBudget(of: origin, request: request) },
             answered: { [self] response in note(RateLimitHeaders(response, longestReset: longestReset), for: origin) }
-        ) { try await next(request, body) }
+        )(request, body)
     }
 
     /// Returns once `origin`'s budget is not known to be spent, waiting for its reset if that

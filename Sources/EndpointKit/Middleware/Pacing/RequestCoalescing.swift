@@ -57,7 +57,7 @@ public struct RequestCoalescing: EndpointMiddleware {
     /// Joins the request in flight that is identical to `request`, or sends it for everyone who
     /// joins while it is.
     public func intercept(
-        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: @escaping Next
+        _ request: URLRequest, body: MessageBody?, context: MiddlewareContext, next: Next
     ) async throws -> (MessageBody, HTTPURLResponse) {
         guard context.method == .get || context.method == .head, !context.streamsResponse, body == nil,
               context.options.coalescesIdenticalRequests ?? byDefault,

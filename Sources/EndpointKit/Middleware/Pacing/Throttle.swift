@@ -73,7 +73,7 @@ public struct Throttle: EndpointMiddleware {
         defer { gate.leave() }
         guard queued, let timeout else { return try await next(request, body) }
         let waited = TimeInterval(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        return try await context.withTimeRemaining(max(timeout - waited, 0.001)) { try await next(request, body) }
+        return try await next.withTimeRemaining(max(timeout - waited, 0.001))(request, body)
     }
 
     /// How many calls wait in this throttle's queue now: for a busy indicator, a log or a test.

@@ -97,10 +97,10 @@ import Testing
         ]
         for middleware in middlewares {
             let seen = Locked<URLRequest?>(nil)
-            _ = try await middleware.intercept(URLRequest(url: URL(string: url)!), body: nil, context: context) { request, _ in
+            _ = try await middleware.intercept(URLRequest(url: URL(string: url)!), body: nil, context: context, next: NextStep { request, _ in
                 seen.value = request
                 return (.data(Data()), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: [:])!)
-            }
+            })
             #expect(seen.value?.allHTTPHeaderFields?.isEmpty ?? true)
             #expect(seen.value?.url?.absoluteString == url)
         }
