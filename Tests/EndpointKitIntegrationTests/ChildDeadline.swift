@@ -13,9 +13,10 @@ final class ChildDeadline: @unchecked Sendable {
     private let expired = Protected(false)
     private let disarmed = Protected(false)
 
-    /// Stops `process` if it still runs `seconds` from now: with SIGKILL, since a child started
-    /// from a Dispatch thread inherits its blocked signals, SIGTERM among them (`terminate()`
-    /// stays pending for ever in such a Python child).
+    /// Stops `process` if it still runs `seconds` from now: with SIGKILL, since a child inherits
+    /// the blocked signals of the thread that started it, and the test process's worker threads
+    /// block nearly all (the MCP client's SigBlk: fffffffe3bfbea27, SIGTERM among them), so that
+    /// `terminate()` stays pending for ever in such a Python child.
     init(_ process: Process, seconds: Double) {
         self.process = process
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
