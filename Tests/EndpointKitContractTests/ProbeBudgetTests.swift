@@ -87,13 +87,18 @@ struct Chain: Decodable {
         var environment = ProcessInfo.processInfo.environment
         environment[childVariable] = name
         process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        // A file, not a pipe read to its end: a child another test starts meanwhile could hold a
+        // copy of the pipe for as long as it lives (see ChildOutput in the integration tests).
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = handle
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
         guard process.terminationStatus == 0 else {
             return "the child ended with status \(process.terminationStatus): \(text.suffix(2000))"
         }

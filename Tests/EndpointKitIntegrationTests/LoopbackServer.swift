@@ -81,8 +81,8 @@ final class RunningLoopbackServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = try PythonEnvironment.interpreter()
         process.arguments = [script.path]
-        let input = Pipe()
-        let output = Pipe()
+        let input = Pipe.keptFromOtherChildren()  // the server's lifeline: it ends when this pipe does
+        let output = Pipe.keptFromOtherChildren()
         process.standardInput = input
         process.standardOutput = output
         do {

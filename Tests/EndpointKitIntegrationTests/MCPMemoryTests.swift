@@ -54,7 +54,7 @@ private struct WalletBalance: Endpoint, Decodable {
     final class Child: @unchecked Sendable {
         // Used from one thread at a time: `onOwnThread` runs each step to its end.
         let process = Process()
-        private let input = Pipe(), output = Pipe()
+        private let input = Pipe.keptFromOtherChildren(), output = Pipe.keptFromOtherChildren()
         private var buffer = Data()
         private var sent = 0
         private var deadline: ChildDeadline?

@@ -61,23 +61,14 @@ private struct SlowCall: Endpoint, Decodable {
             process.executableURL = try PythonEnvironment.interpreter()
             process.arguments = [script.path, ProcessInfo.processInfo.arguments[0], "--testing-library", "swift-testing", "--filter", "MCP stdio child", "--", key]
             process.environment = environment
-            let output = Pipe(), errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
+            let output = try ChildOutput(), errors = try ChildOutput()
+            process.standardOutput = output.handle
+            process.standardError = errors.handle
             try process.run()
             let deadline = ChildDeadline(process, seconds: 240)  // the client's calls take seconds
-            // Standard error is read on another thread, so that a child filling it cannot block.
-            let problems = Protected(Data())
-            let read = DispatchSemaphore(value: 0)
-            Thread {
-                problems.current = errors.fileHandleForReading.readDataToEndOfFile()
-                read.signal()
-            }.start()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            read.wait()
             let stopped = deadline.stoppedTheChild ? "stopped after 240 s, a hang; " : ""
-            return (data, stopped + String(decoding: problems.current, as: UTF8.self))
+            return (output.data, stopped + errors.text)
         }
         let report = try #require((try? JSONSerialization.jsonObject(with: data)) as? [String: Any], "the client failed: \(problems.suffix(3000))")
 

@@ -109,19 +109,19 @@ enum PythonEnvironment {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        let output: ChildOutput
         do {
+            output = try ChildOutput()
+            process.standardOutput = output.handle
+            process.standardError = output.handle
             try process.run()
         } catch {
             return (-1, "\(error)")
         }
         let deadline = ChildDeadline(process, seconds: seconds)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let stopped = deadline.stoppedTheChild ? "\n(stopped after \(Int(seconds)) s, a hang)" : ""
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self) + stopped)
+        return (process.terminationStatus, output.text + stopped)
     }
 }
 

@@ -257,14 +257,13 @@ import Testing
             process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
             process.arguments = ["--testing-library", "swift-testing", "--filter", "slow reader child"]
             process.environment = ProcessInfo.processInfo.environment.merging([Self.slowReaderVariable: "1"]) { $1 }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
+            let output = try ChildOutput()
+            process.standardOutput = output.handle
+            process.standardError = output.handle
             try process.run()
             let deadline = ChildDeadline(process, seconds: 300)  // it reads for seconds
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return (deadline.stoppedTheChild ? "stopped after 300 s, a hang\n" : "") + String(decoding: data, as: UTF8.self)
+            return (deadline.stoppedTheChild ? "stopped after 300 s, a hang\n" : "") + output.text
         }
         let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("SLOW-READER ") }, "the child said: \(output.suffix(3000))")
         let numbers = line.split(separator: " ").dropFirst().compactMap { Int($0) }

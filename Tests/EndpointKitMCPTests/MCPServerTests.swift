@@ -161,6 +161,12 @@ private func ask(_ server: MCPServer, _ message: String) async throws -> [String
     @Test func `stdio carries one message per line and only messages`() async throws {
         let mcp = server()
         let input = Pipe(), output = Pipe()
+        // Kept from the children other tests start meanwhile: a copy of `output`'s end in a child
+        // that lives on would keep the read below from ever ending.
+        for pipe in [input, output] {
+            _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         let running = Task { try await mcp.run(input: input.fileHandleForReading, output: output.fileHandleForWriting) }
         let requests = [
             #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
