@@ -30,14 +30,22 @@ import Testing
         process.executableURL = python
         process.arguments = [Snapshots.package.appendingPathComponent("Tests/EndpointKitGeneratorTests/Servers/shelter_mcp_client.py").path,
                              executable.path, shelter.origin.absoluteString]
-        let output = Pipe()
-        let errors = Pipe()
+        // Files, not pipes read to their end: a server another test starts meanwhile could hold a
+        // copy of a pipe for as long as it runs, and the read would not end when the client exits.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelter-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (outputFile, errorsFile) = (folder.appendingPathComponent("out"), folder.appendingPathComponent("err"))
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputFile), errors = try FileHandle(forWritingTo: errorsFile)
+        defer { try? output.close(); try? errors.close() }
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        let printed = try Data(contentsOf: outputFile)
+        let complaint = String(decoding: try Data(contentsOf: errorsFile), as: UTF8.self)
         try #require(process.terminationStatus == 0, "the client failed: \(complaint)")
         let seen = try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any])
 

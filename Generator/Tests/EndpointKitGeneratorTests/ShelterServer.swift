@@ -22,6 +22,9 @@ final class ShelterServer: @unchecked Sendable {  // its fields are set once, in
         process.executableURL = python
         process.arguments = [Snapshots.package.appendingPathComponent("Tests/EndpointKitGeneratorTests/Servers/shelter.py").path]
         let output = Pipe()
+        // Kept from the other children tests start meanwhile, which would otherwise hold it open.
+        _ = fcntl(output.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(output.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         process.standardOutput = output
         try process.run()
         // The first line is the port; the server accepts connections once it is printed.
