@@ -100,7 +100,7 @@ extension Endpoint {
         let request = prepared.request
         let body: Data
         let response: HTTPURLResponse
-        let delivery = TransportContext.Delivery()
+        let delivery = Locked<(any Sendable)?>(nil)  // what the transport delivers decoded
         do {
             let answer: MessageBody
             (answer, response) = try await MiddlewareChain.send(prepared, for: self, on: server, options: options, delivery: delivery)
@@ -114,7 +114,7 @@ extension Endpoint {
         }
         let payload = try ResponseDecoder.decode(
             ReturnPayloadType.self, from: body, response: response, request: request, decoder: server.decoder,
-            errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType, delivered: delivery.payload.value)
+            errorPayloadType: Self.errorPayloadType ?? server.errorPayloadType, delivered: delivery.value)
         options.receivedBody?(body)
         return EndpointResponse(payload: payload, httpResponse: response, request: request)
     }

@@ -11,7 +11,7 @@ enum MiddlewareChain {
     /// of a call that does not stream, comes with its whole body as ``MessageBody/data(_:)``.
     static func send<E: Endpoint>(
         _ prepared: PreparedRequest, for endpoint: E, on server: APIServer, streaming: Bool = false,
-        options: CallOptions = CallOptions(), delivery: TransportContext.Delivery? = nil
+        options: CallOptions = CallOptions(), delivery: Locked<(any Sendable)?>? = nil
     ) async throws -> (MessageBody, HTTPURLResponse) {
         let transport = server.transport
         let facts = AttemptFacts(
@@ -33,7 +33,7 @@ enum MiddlewareChain {
                 streamsResponse: streaming, credentials: facts.credentials, uploadProgress: progress?.report)
             attempt.delivery = delivery
             let context = attempt
-            delivery?.payload.value = nil  // what an earlier attempt's transport delivered is not this one's
+            delivery?.value = nil  // what an earlier attempt's transport delivered is not this one's
             defer { withExtendedLifetime(preparedFile) {} }
             let answer = try await withDeadline(context.deadline, timeout: context.timeRemaining) {
                 let (answer, response) = try await transport.send(request, body: body, context: context)

@@ -5,7 +5,12 @@ struct RawBodyWriter: BodyWriter, CustomStringConvertible {
     let mediaType: String
 
     func write(_ properties: some Encodable, for server: APIServer) throws -> Data {
-        if let bytes = ParameterEncoder.rawBytes(of: properties) { return bytes }  // a @Body property
+        guard properties is any EndpointProperties else {  // a @Body property: the body itself
+            guard let bytes = ParameterEncoder.rawBytes(of: properties) else {
+                throw WrittenBody.Problem(reason: "a raw body must be Data or String, not \(type(of: properties))")
+            }
+            return bytes
+        }
         return try ParameterEncoder.fields(of: properties, for: server, destination: .raw).rawBody ?? Data()
     }
 

@@ -140,13 +140,13 @@ package enum RequestBuilder {
         if method != .get {
             prepared.request.httpMethod = method.rawValue  // GET is the default, and setting it costs
         }
-        if let written, let writer = format?.writer {
+        if let written, let format, let writer = format.writer {
             // The writer's type replaces the server's; the endpoint's own `Content-Type` stays, but
             // not over one the writer made for this body (a multipart boundary).
             if endpointContentType == nil {
                 HeaderRules.set(written.contentType, for: "Content-Type", in: &headers)
             } else if written.contentType != writer.mediaType {
-                throw failure("\(E.self) sets its own Content-Type, but a \(format?.description ?? "") body's Content-Type names its boundary and is set by EndpointKit; remove the header")
+                throw failure("\(E.self) sets its own Content-Type, but a \(format) body's Content-Type names its boundary and is set by EndpointKit; remove the header")
             }
             prepared.bodyData = written.data
             prepared.pendingBody = written.pending

@@ -35,13 +35,17 @@ public struct BodyFormat: Hashable, Sendable, CustomStringConvertible {
         self.writer = writer
     }
 
+    /// Whether the two formats have equal writers, or none.
     public static func == (lhs: BodyFormat, rhs: BodyFormat) -> Bool {
-        lhs.writer.map { AnyHashable($0) } == rhs.writer.map { AnyHashable($0) }
+        lhs.identity == rhs.identity
     }
 
+    /// Hashes the writer.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(writer.map { AnyHashable($0) })
+        hasher.combine(identity)
     }
+
+    private var identity: AnyHashable? { writer.map { AnyHashable($0) } }
 
     /// No body at all, whatever the method: a `POST` that starts something and sends nothing
     /// (not even `{}`). The properties that are not in the path form the query string, as for a

@@ -49,15 +49,9 @@ public struct TransportContext: Sendable {
     /// Told how much of the request body has been sent; `nil` when nobody asked. A transport that
     /// never calls it lets EndpointKit report the whole body as sent once the answer arrives.
     public var uploadProgress: (@Sendable (TransferProgress) -> Void)?
-    /// Where ``deliver(_:)`` puts a payload for the call's decoding step; `nil` for a context
-    /// made outside a call.
-    package var delivery: Delivery?
-
-    /// A payload handed to the call already decoded, one per attempt.
-    package final class Delivery: Sendable {
-        package let payload = Locked<(any Sendable)?>(nil)
-        package init() {}
-    }
+    /// Where ``deliver(_:)`` puts a payload for the call's decoding step, one per attempt; `nil`
+    /// for a context made outside a call.
+    package var delivery: Locked<(any Sendable)?>?
 
     /// A context for a call of `input`; EndpointKit makes these, tests of transports may too.
     ///
@@ -93,7 +87,7 @@ public struct TransportContext: Sendable {
     /// return (.data(Data()), HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!)
     /// ```
     public func deliver(_ payload: some Sendable) {
-        delivery?.payload.value = payload
+        delivery?.value = payload
     }
 
     static func deadline(after seconds: TimeInterval) -> DispatchTime? {
