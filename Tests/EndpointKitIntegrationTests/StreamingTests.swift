@@ -339,7 +339,9 @@ import Testing
         struct Quiet: Endpoint {
             let endpoint = Restful(.get, "trickle?every=30&count=2")
             typealias ReturnPayloadType = ByteStream
-            static var streaming: StreamingOptions { StreamingOptions(idleTimeout: 1) }
+            // 10 s: far from both the first byte (at once) and the second (30 s later). At 1 s, a
+            // loaded machine delayed the first byte past it (chunks 0 instead of 1).
+            static var streaming: StreamingOptions { StreamingOptions(idleTimeout: 10) }
         }
         var chunks = 0
         let error = await #expect(throws: EndpointError.self) {
