@@ -96,7 +96,7 @@ public struct Documentation: Sendable {
         }
 
         private static func json(_ value: any Encodable) -> JSONValue? {
-            guard let data = try? APIServer.makeEncoder().encode(value) else { return nil }
+            guard let data = try? APIServer.makeEncoder().encode(value), MissingCaseNames.found(in: data) == nil else { return nil }
             return try? JSONDecoder().decode(JSONValue.self, from: data)
         }
     }

@@ -53,7 +53,6 @@ package struct EndpointDescription {
             EndpointError(kind: .schemaUnavailable, route: String(reflecting: type), reason: reason)
         }
         // Decoded with the wrapper log, so @HeaderField names and @EncodedArray styles are as declared.
-        let misses = CodingKeyName.missesOnThisThread
         let checked = builder.checksReadBack
         builder.checksReadBack = decoded
         defer { builder.checksReadBack = checked }
@@ -74,6 +73,9 @@ package struct EndpointDescription {
         let recorder = PlacementRecorder(templateNames: template.names)
         do {
             try endpoint.encode(to: recorder)
+            if let missing = recorder.missingCaseNames { throw missing }
+        } catch let missing as MissingCaseNames {
+            throw SchemaBuilder.unnamedKeys(in: type, missing)
         } catch {
             throw failure("its encode(to:) threw \(error)")
         }
@@ -121,7 +123,6 @@ package struct EndpointDescription {
         }
         arguments = try Self.object(argumentProperties, builder: builder, notes: notes)
         argumentNames = argumentProperties.map(\.wireName)
-        try SchemaBuilder.checkCaseNames(of: type, since: misses)  // the properties' wire names are known
         for (name, value) in E.headers.sorted(by: { $0.key < $1.key })
         where !["accept", "content-type", "authorization"].contains(name.lowercased()) {
             parameters.append(Parameter(name: name, location: "header", schema: .object(["type": .string("string"), "enum": .array([.string(value)])]), isRequired: true))
@@ -231,6 +232,8 @@ private final class PlacementRecorder: Encoder {
     let templateNames: Set<String>
     /// Placements by Swift property name.
     var placements: [String: EndpointDescription.Placement] = [:]
+    /// The first key of a nested container that had no case name.
+    var missingCaseNames: MissingCaseNames?
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -245,10 +248,20 @@ private final class PlacementRecorder: Encoder {
     func unkeyedContainer() -> any UnkeyedEncodingContainer { Ignored(recorder: self) }
     func singleValueContainer() -> any SingleValueEncodingContainer { Ignored(recorder: self) }
 
-    func record(_ value: Any?, forKey key: some CodingKey) {
-        let swiftName = CodingKeyName.differingSwiftName(of: key) ?? key.stringValue
+    /// A property holding a nested container, which the `Encoder` protocol cannot fail: a miss
+    /// waits in ``missingCaseNames``.
+    func recordNested(forKey key: some CodingKey) {
+        do {
+            try record(nil as Int?, forKey: key)
+        } catch {
+            missingCaseNames = missingCaseNames ?? error
+        }
+    }
+
+    func record(_ value: Any?, forKey key: some CodingKey) throws(MissingCaseNames) {
+        let swiftName = try CodingKeyName.differingSwiftName(of: key) ?? key.stringValue
         // The core's own rule, the one the request builder follows.
-        switch PropertyPlacement.of(value, forKey: key, pathNames: templateNames) {
+        switch try PropertyPlacement.of(value, forKey: key, pathNames: templateNames) {
         case .none: return
         case .path(let name): placements[swiftName] = .path(name)
         case .query: placements[swiftName] = .query
@@ -262,28 +275,28 @@ private final class PlacementRecorder: Encoder {
     private struct Container<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let recorder: PlacementRecorder
         var codingPath: [any CodingKey] { [] }
-        mutating func encodeNil(forKey key: Key) throws { recorder.record(nil, forKey: key) }
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: String, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: Float, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: Int8, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: Int16, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: UInt, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: UInt8, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: UInt16, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { recorder.record(value, forKey: key) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { recorder.record(value, forKey: key) }
+        mutating func encodeNil(forKey key: Key) throws { try recorder.record(nil, forKey: key) }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { try recorder.record(value, forKey: key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { try recorder.record(value, forKey: key) }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            recorder.record(nil as Int?, forKey: key)
+            recorder.recordNested(forKey: key)
             return KeyedEncodingContainer(Nested<NestedKey>())
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            recorder.record(nil as Int?, forKey: key)
+            recorder.recordNested(forKey: key)
             return Ignored(recorder: recorder)
         }
         mutating func superEncoder() -> any Encoder { recorder }

@@ -84,8 +84,16 @@ package final class SchemaBuilder {
     /// own decoding is still running (a recursive reference), which only optional and collection
     /// positions can hold.
     package func probe<T: Decodable>(_ type: T.Type, at codingPath: [any CodingKey]) throws -> (value: T?, schema: JSONValue) {
+        do {
+            return try probeNamed(type, at: codingPath)
+        } catch let missing as MissingCaseNames {
+            throw Self.unnamedKeys(in: type, missing)
+        }
+    }
+
+    /// ``probe(_:at:)``, whose keys without case names throw ``MissingCaseNames``.
+    private func probeNamed<T: Decodable>(_ type: T.Type, at codingPath: [any CodingKey]) throws -> (value: T?, schema: JSONValue) {
         if inProgress.isEmpty { steps = 0 }  // a new outermost type: a new budget
-        let misses = CodingKeyName.missesOnThisThread
         if let known = try standard(type, at: codingPath) { return known }
         let id = ObjectIdentifier(type)
         if let done = completed[id] { return (done as? T, reference(to: type)) }
@@ -114,25 +122,22 @@ package final class SchemaBuilder {
             if let documented = type as? any Documented.Type {
                 schema = documented.documentation.applied(to: schema, record: record)
             }
-            try Self.checkCaseNames(of: type, since: misses)
             definitions.append(.init(key: name(of: type), value: schema))
             completed[id] = value
             return (value, reference(to: type))
         }
         let schema = try record.schema(builder: self)
-        try Self.checkCaseNames(of: type, since: misses)
         return (value, schema)
     }
 
-    /// Fails as request encoding does when a `CodingKeys` enum met since `misses` (a count of
-    /// ``CodingKeyName/missesOnThisThread``) had no case names: the schema would name a key
-    /// spelled by hand (`case version = "schemaVersion"`) as a property (`schema_version`), unlike
-    /// a Debug build of the same code, and a model or a client would send what the server refuses.
-    package static func checkCaseNames(of type: Any.Type, since misses: Int) throws(EndpointError) {
-        guard CodingKeyName.missesOnThisThread != misses else { return }
-        throw EndpointError(
+    /// The failure, as request encoding fails, when a `CodingKeys` enum of `type` had no case
+    /// names: the schema would name a key spelled by hand (`case version = "schemaVersion"`) as a
+    /// property (`schema_version`), unlike a Debug build of the same code, and a model or a client
+    /// would send what the server refuses.
+    package static func unnamedKeys(in type: Any.Type, _ missing: MissingCaseNames) -> EndpointError {
+        EndpointError(
             kind: .schemaUnavailable, route: String(reflecting: type),
-            reason: "its schema cannot name its properties as a Debug build would: \(CodingKeyName.missingNamesProblem)")
+            reason: "its schema cannot name its properties as a Debug build would: \(missing)")
     }
 
     /// The schema of a type whose properties depend on one of its own enumeration properties (a
@@ -446,19 +451,19 @@ package final class SchemaBuilder {
     /// `userId`, and a `CodingKeys` raw value spelled `"last_modified"` is never matched, for the
     /// same reason. A payload that follows such a schema would not decode, and a model's tool call
     /// would fail, so the contract says no rather than something untrue.
-    func checkReadable(_ wireName: String, key: some CodingKey, at codingPath: [any CodingKey]) throws(EndpointError) {
-        guard checksReadBack, key.intValue == nil, let readBack = readBack(of: wireName, key: key, at: codingPath),
+    func checkReadable(_ wireName: String, key: some CodingKey, at codingPath: [any CodingKey]) throws {
+        guard checksReadBack, key.intValue == nil, let readBack = try readBack(of: wireName, key: key, at: codingPath),
               readBack != key.stringValue else { return }
         let type = probing.last ?? Any.self
         let place = CodingPathText.render(codingPath + [key])
-        if CodingKeyName.isSpelledExplicitly(key) {
+        if try CodingKeyName.isSpelledExplicitly(key) {
             throw Self.unavailable(type, because: "its CodingKeys raw value \"\(key.stringValue)\" (at \(place)) is never matched: the decoder reads the JSON key \"\(wireName)\" as \"\(readBack)\". Spell the raw value \"\(readBack)\", or leave it out")
         }
         throw Self.unavailable(type, because: "its property \(key.stringValue) (at \(place)) is written \"\(wireName)\", which the decoder reads back as \"\(readBack)\", so a payload that follows the schema would not decode. Name the property \(readBack) (still \"\(wireName)\" on the wire)")
     }
 
     /// The coding key the decoder makes of the JSON key `wireName`; `nil` when it cannot be known.
-    private func readBack(of wireName: String, key: some CodingKey, at codingPath: [any CodingKey]) -> String? {
+    private func readBack(of wireName: String, key: some CodingKey, at codingPath: [any CodingKey]) throws(MissingCaseNames) -> String? {
         switch decodingKeys {
         case .useDefaultKeys?:
             return wireName
@@ -471,7 +476,7 @@ package final class SchemaBuilder {
             switch keyStrategy {
             case .useDefaultKeys: return wireName
             case .convertToSnakeCase: return SnakeCase.fromSnakeCase(wireName)
-            case .custom: return wireName == SnakeCase.convertUnlessExplicit(key) ? SnakeCase.fromSnakeCase(wireName) : nil
+            case .custom: return try wireName == SnakeCase.convertUnlessExplicit(key) ? SnakeCase.fromSnakeCase(wireName) : nil
             @unknown default: return nil
             }
         @unknown default:

@@ -34,23 +34,23 @@ final class ProbeRecord {
         self.codingPath = codingPath
     }
 
-    func add(_ key: some CodingKey, wireName: String, schema: Deferred, required: Bool) {
+    func add(_ key: some CodingKey, wireName: String, schema: Deferred, required: Bool) throws(MissingCaseNames) {
         if let index = properties.firstIndex(where: { $0.wireName == wireName }) {
             properties[index].schema = schema  // asked twice (decodeNil, then decode): the value wins
             properties[index].isRequired = properties[index].isRequired && required
             return
         }
-        let swiftName = CodingKeyName.differingSwiftName(of: key) ?? key.stringValue
+        let swiftName = try CodingKeyName.differingSwiftName(of: key) ?? key.stringValue
         properties.append(Property(
             swiftName: swiftName, wireName: wireName, keyPath: CodingPathText.render(codingPath + [key]),
             schema: schema, isRequired: required, isNullable: false))
     }
 
-    func markNullable(_ wireName: String, key: some CodingKey) {
+    func markNullable(_ wireName: String, key: some CodingKey) throws(MissingCaseNames) {
         if let index = properties.firstIndex(where: { $0.wireName == wireName }) {
             properties[index].isNullable = true
         } else {
-            add(key, wireName: wireName, schema: .known(.object([:])), required: false)
+            try add(key, wireName: wireName, schema: .known(.object([:])), required: false)
             properties[properties.count - 1].isNullable = true
         }
     }
@@ -139,7 +139,7 @@ struct SchemaProbe: Decoder {
     /// The key's name on the wire, refused when the decoder could not read it back (unless it
     /// holds a header: a tool call keeps the declared header, the decoder never reads its key).
     func wireName<T>(for key: some CodingKey, holding type: T.Type = Never.self) throws -> String {
-        let name = builder.keyStrategy.wireName(for: key, at: codingPath)
+        let name = try builder.keyStrategy.wireName(for: key, at: codingPath)
         if !(type is any DeclaredHeader.Type) {
             try builder.checkReadable(name, key: key, at: codingPath)
         }
@@ -155,7 +155,7 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { true }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        probe.record.markNullable(try probe.wireName(for: key), key: key)
+        try probe.record.markNullable(probe.wireName(for: key), key: key)
         return false
     }
 
@@ -165,7 +165,7 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let (value, schema) = try probe.builder.probe(type, at: codingPath + [key])
-        probe.record.add(key, wireName: try probe.wireName(for: key, holding: type), schema: .known(schema), required: false)
+        try probe.record.add(key, wireName: probe.wireName(for: key, holding: type), schema: .known(schema), required: false)
         return value
     }
 
@@ -186,7 +186,7 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let (value, schema) = try probe.value(type, at: codingPath + [key])
-        probe.record.add(key, wireName: try probe.wireName(for: key, holding: type), schema: .known(schema), required: true)
+        try probe.record.add(key, wireName: probe.wireName(for: key, holding: type), schema: .known(schema), required: true)
         return value
     }
 
@@ -203,7 +203,7 @@ private struct KeyedProbe<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func nested(forKey key: Key) throws -> SchemaProbe {
         let record = ProbeRecord(codingPath: codingPath + [key])
-        probe.record.add(key, wireName: try probe.wireName(for: key), schema: .nested(record), required: true)
+        try probe.record.add(key, wireName: probe.wireName(for: key), schema: .nested(record), required: true)
         return SchemaProbe(builder: probe.builder, record: record)
     }
 }

@@ -16,7 +16,7 @@ enum ToolResults {
         case let data as Data:
             return .object(["status": .integer(status), "bytes": .integer(data.count), "note": .string("binary content is not shown")])
         case let encodable as any Encodable:
-            if let data = try? encoder.encode(encodable), let value = json(in: data) { return value }
+            if let data = try? encoder.encode(encodable), MissingCaseNames.found(in: data) == nil, let value = json(in: data) { return value }
             return json(in: body) ?? .string(String(decoding: body, as: UTF8.self))
         default:
             // The body the payload was decoded from, compacted (fewer tokens) when it is JSON.
@@ -69,7 +69,7 @@ enum ToolResults {
             detail = .object(["type": .string(SnakeCase.toSnakeCase(error.kind.description)), "message": .string(error.reason)])
             if let status = error.statusCode {
                 detail["status"] = .integer(status)
-                if let payload = error.errorPayload as? any Encodable, let data = try? APIServer.makeEncoder().encode(payload),
+                if let payload = error.errorPayload as? any Encodable, let data = try? APIServer.makeEncoder().encode(payload), MissingCaseNames.found(in: data) == nil,
                    let json = json(in: data) {
                     detail["body"] = json
                 } else if let body = error.responseBody, !body.isEmpty {
@@ -89,7 +89,9 @@ enum ToolResults {
                 if let position = key.intValue {
                     text += "[\(position)]"
                 } else {
-                    text += (text.isEmpty ? "" : ".") + names.wireName(for: key, at: Array(codingPath[..<index]))
+                    // A key without a case name was refused with the tool's schema: its coding key will do.
+                    let name = (try? names.wireName(for: key, at: Array(codingPath[..<index]))) ?? key.stringValue
+                    text += (text.isEmpty ? "" : ".") + name
                 }
             }
             return text

@@ -23,6 +23,7 @@ public struct ImageManifest: Encodable, Sendable {
 /// A key enum with nothing spelled by hand.
 public enum PlainKeys: String, CodingKey {
     case pageSize
+    case id
 }
 
 /// An answer whose `CodingKeys` spell one key by hand: what JSON Schemas, OpenAPI documents and

@@ -46,34 +46,34 @@ private struct ExcludingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     var codingPath: [any CodingKey] { base.codingPath }
 
     package mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-        switch parameters.placement(of: value, forKey: key) {
+        switch try parameters.placement(of: value, forKey: key) {
         case .none:
             return
         case .path, .query, .header:
             if routes { try parameters.encodeProperty(value, forKey: key) }
         case .wholeBody:
-            guard routes, let whole = value as? any WholeBody, parameters.claimsForBody(key, asWholeBody: true) else { return }
+            guard routes, let whole = value as? any WholeBody, try parameters.claimsForBody(key, asWholeBody: true) else { return }
             try parameters.setWholeBody(whole.bodyValue, for: key)
         case .styledArray, .default:
-            if parameters.claimsForBody(key) { try base.encode(value, forKey: key) }
+            if try parameters.claimsForBody(key) { try base.encode(value, forKey: key) }
         }
     }
 
     /// Whether a primitive goes to the body; if not, hands its text to the parameter encoder.
     private func keeps(_ key: Key, _ text: @autoclosure () -> String, of value: some Encodable) throws -> Bool {
-        if parameters.claimsForBody(key) { return true }
+        if try parameters.claimsForBody(key) { return true }
         if routes { try parameters.writeProperty(text(), of: value, forKey: key) }
         return false
     }
 
-    mutating func encodeNil(forKey key: Key) throws { if parameters.claimsForBody(key) { try base.encodeNil(forKey: key) } }
+    mutating func encodeNil(forKey key: Key) throws { if try parameters.claimsForBody(key) { try base.encodeNil(forKey: key) } }
     package mutating func encode(_ value: Bool, forKey key: Key) throws { if try keeps(key, value ? "true" : "false", of: value) { try base.encode(value, forKey: key) } }
     package mutating func encode(_ value: String, forKey key: Key) throws { if try keeps(key, value, of: value) { try base.encode(value, forKey: key) } }
     package mutating func encode(_ value: Double, forKey key: Key) throws {
-        if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else if routes { try parameters.encodeProperty(value, forKey: key) }
+        if try parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else if routes { try parameters.encodeProperty(value, forKey: key) }
     }
     package mutating func encode(_ value: Float, forKey key: Key) throws {
-        if parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else if routes { try parameters.encodeProperty(value, forKey: key) }
+        if try parameters.claimsForBody(key) { try base.encode(value, forKey: key) } else if routes { try parameters.encodeProperty(value, forKey: key) }
     }
     package mutating func encode(_ value: Int, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }
     package mutating func encode(_ value: Int8, forKey key: Key) throws { if try keeps(key, String(value), of: value) { try base.encode(value, forKey: key) } }

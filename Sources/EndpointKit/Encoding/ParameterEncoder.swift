@@ -55,6 +55,9 @@ final class ParameterEncoder {
     private(set) var firstBodyKey: String?
     /// Whether the endpoint's parameters were placed: set by the first pass of ``BodyEncoding``.
     var placed = false
+    /// The first key a container could not name, where the `Encoder` protocol cannot throw (a
+    /// nested container's key); ``encode(_:)`` throws it once the value is read.
+    fileprivate var missingCaseNames: MissingCaseNames?
 
     // Read when first needed: each getter takes the encoder's lock, and a JSON body with no
     // parameters needs none of them.
@@ -89,9 +92,7 @@ final class ParameterEncoder {
     /// The fields, or the raw body, of what a form, multipart or raw ``BodyWriter`` is given.
     static func fields(of properties: some Encodable, for server: APIServer, destination: Destination) throws -> ParameterEncoder {
         guard properties is any EndpointProperties else {
-            throw EncodingError.invalidValue(properties, EncodingError.Context(
-                codingPath: [],
-                debugDescription: "A @Body property is the whole JSON or raw body, but this endpoint sends \(destination.noun); give it a JSON body (Restful(…, body: .json)) or remove @Body."))
+            throw refusal(properties, at: [], "A @Body property is the whole JSON or raw body, but this endpoint sends \(destination.noun); give it a JSON body (Restful(…, body: .json)) or remove @Body.")
         }
         let encoder = ParameterEncoder(strategiesOf: server.encoder, pathNames: [], destination: destination, arrays: server.arrayEncoding)
         try encoder.encode(properties)
@@ -101,17 +102,18 @@ final class ParameterEncoder {
     /// Reads the properties of `value`, which must encode as a keyed container.
     package func encode(_ value: some Encodable) throws {
         try value.encode(to: ParameterEncoding(parent: self, name: nil, sink: .query, codingPath: [], arrays: arrays))
+        if let missingCaseNames { throw missingCaseNames }
     }
 
     /// Where a top-level property goes (the one rule, ``PropertyPlacement``).
-    func placement<Value>(of value: Value, forKey key: some CodingKey) -> PropertyPlacement {
-        PropertyPlacement.of(value, forKey: key, pathNames: pathNames)
+    func placement<Value>(of value: Value, forKey key: some CodingKey) throws(MissingCaseNames) -> PropertyPlacement {
+        try PropertyPlacement.of(value, forKey: key, pathNames: pathNames)
     }
 
     /// Whether a top-level property is left to the JSON body; noted, when it is, so that a
     /// ``Body`` property can refuse company.
-    func claimsForBody(_ key: some CodingKey, asWholeBody: Bool = false) -> Bool {
-        guard pathNames.isEmpty || placeholder(for: key) == nil else { return false }
+    func claimsForBody(_ key: some CodingKey, asWholeBody: Bool = false) throws(MissingCaseNames) -> Bool {
+        if !pathNames.isEmpty, try placeholder(for: key) != nil { return false }
         if firstBodyKey == nil && !asWholeBody { firstBodyKey = key.stringValue }
         return true
     }
@@ -119,22 +121,21 @@ final class ParameterEncoder {
     /// Keeps the value of a ``Body`` property as the whole body.
     func setWholeBody(_ value: any Encodable, for key: some CodingKey) throws {
         guard wholeBody == nil else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: [key], debugDescription: "An endpoint has one @Body property, but \"\(key.stringValue)\" is a second one."))
+            throw refusal(value, at: [key], "An endpoint has one @Body property, but \"\(key.stringValue)\" is a second one.")
         }
         wholeBody = value
     }
 
     /// The path placeholder a top-level property binds (see ``PropertyPlacement``).
-    private func placeholder(for key: some CodingKey) -> String? {
-        PropertyPlacement.placeholder(for: key, in: pathNames)
+    private func placeholder(for key: some CodingKey) throws(MissingCaseNames) -> String? {
+        try PropertyPlacement.placeholder(for: key, in: pathNames)
     }
 
     // MARK: - Top-level properties
 
     /// Sends one top-level property where it belongs.
     func encodeProperty<Value: Encodable>(_ value: Value, forKey key: some CodingKey) throws {
-        switch PropertyPlacement.of(value, forKey: key, pathNames: pathNames) {
+        switch try PropertyPlacement.of(value, forKey: key, pathNames: pathNames) {
         case .none:
             return  // the endpoint's own description never goes on the wire
         case .path(let placeholder):
@@ -150,11 +151,9 @@ final class ParameterEncoder {
             try encoding.encodeValue(placed.parameterValue)
         case .wholeBody:
             guard let whole = value as? any WholeBody else { return }
-            if destination == .nowhere, claimsForBody(key, asWholeBody: true) { return try setWholeBody(whole.bodyValue, for: key) }
+            if destination == .nowhere, try claimsForBody(key, asWholeBody: true) { return try setWholeBody(whole.bodyValue, for: key) }
             guard destination == .raw else {
-                throw EncodingError.invalidValue(value, EncodingError.Context(
-                    codingPath: [key],
-                    debugDescription: "A @Body property is the whole JSON or raw body, but this endpoint sends \(destination.noun); give it a JSON body (Restful(…, body: .json)) or remove @Body."))
+                throw refusal(value, at: [key], "A @Body property is the whole JSON or raw body, but this endpoint sends \(destination.noun); give it a JSON body (Restful(…, body: .json)) or remove @Body.")
             }
             try setRawBody(whole.bodyValue, for: key)
         case .styledArray(let style):
@@ -164,23 +163,23 @@ final class ParameterEncoder {
             case .query: sink = .query
             case .form, .multipart: sink = .body
             case .raw: return try setRawBody(styled.listValue, for: key)
-            case .nowhere: return _ = claimsForBody(key)
+            case .nowhere: return _ = try claimsForBody(key)
             }
-            let encoding = ParameterEncoding(parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key], arrays: style)
+            let encoding = ParameterEncoding(parent: self, name: try name(for: key, at: []), sink: sink, codingPath: [key], arrays: style)
             try encoding.encodeValue(styled.listValue)
         case .default:
             switch destination {
             case .query: try encoding(for: key, sink: .query).encodeValue(value)
             case .form, .multipart: try encoding(for: key, sink: .body).encodeValue(value)
             case .raw: try setRawBody(value, for: key)
-            case .nowhere: _ = claimsForBody(key)
+            case .nowhere: _ = try claimsForBody(key)
             }
         }
     }
 
     /// The fast path for top-level strings, integers and booleans: their text, without a nested encoder.
     func writeProperty(_ text: String, of value: some Encodable, forKey key: some CodingKey) throws {
-        if let placeholder = placeholder(for: key) {
+        if let placeholder = try placeholder(for: key) {
             pathValues[placeholder] = text
             return
         }
@@ -188,22 +187,19 @@ final class ParameterEncoder {
         case .query: try encoding(for: key, sink: .query).write(text)
         case .form, .multipart: try encoding(for: key, sink: .body).write(text)
         case .raw: try setRawBody(value, for: key)
-        case .nowhere: _ = claimsForBody(key)
+        case .nowhere: _ = try claimsForBody(key)
         }
     }
 
-    private func encoding(for key: some CodingKey, sink: ParameterEncoding.Sink) -> ParameterEncoding {
-        ParameterEncoding(parent: self, name: name(for: key, at: []), sink: sink, codingPath: [key], arrays: arrays)
+    private func encoding(for key: some CodingKey, sink: ParameterEncoding.Sink) throws(MissingCaseNames) -> ParameterEncoding {
+        ParameterEncoding(parent: self, name: try name(for: key, at: []), sink: sink, codingPath: [key], arrays: arrays)
     }
 
     private func setRawBody(_ value: some Encodable, for key: some CodingKey) throws {
-        func failure(_ description: String) -> EncodingError {
-            EncodingError.invalidValue(value, EncodingError.Context(codingPath: [key], debugDescription: description))
-        }
         guard rawBody == nil else {
-            throw failure("a raw body is one property, but \"\(key.stringValue)\" is another; mark the others @QueryItem or @HeaderField, or name them in the path")
+            throw refusal(value, at: [key], "a raw body is one property, but \"\(key.stringValue)\" is another; mark the others @QueryItem or @HeaderField, or name them in the path")
         }
-        guard let bytes = Self.rawBytes(of: value) else { throw failure("a raw body must be Data or String, not \(type(of: value))") }
+        guard let bytes = Self.rawBytes(of: value) else { throw refusal(value, at: [key], "a raw body must be Data or String, not \(type(of: value))") }
         rawBody = bytes
     }
 
@@ -220,16 +216,13 @@ final class ParameterEncoder {
 
     // MARK: - Used by the containers
 
-    fileprivate func name(for key: some CodingKey, at codingPath: [any CodingKey]) -> String {
-        keyStrategy.wireName(for: key, at: codingPath)
+    fileprivate func name(for key: some CodingKey, at codingPath: [any CodingKey]) throws(MissingCaseNames) -> String {
+        try keyStrategy.wireName(for: key, at: codingPath)
     }
 
     fileprivate func append(_ value: String, as name: String?, sink: ParameterEncoding.Sink, at codingPath: [any CodingKey]) throws {
         guard let name else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: codingPath,
-                debugDescription: "Endpoint parameters must encode as a keyed container (a struct's properties), not a single value."
-            ))
+            throw refusal(value, at: codingPath, "Endpoint parameters must encode as a keyed container (a struct's properties), not a single value.")
         }
         switch sink {
         case .query:
@@ -238,9 +231,7 @@ final class ParameterEncoder {
             fields.append((name, .text(value)))
         case .header(let header):
             guard name.isEmpty else {
-                throw EncodingError.invalidValue(value, EncodingError.Context(
-                    codingPath: codingPath,
-                    debugDescription: "The header \(header) takes a single value or a list, not an object."))
+                throw refusal(value, at: codingPath, "The header \(header) takes a single value or a list, not an object.")
             }
             if let index = headers.firstIndex(where: { $0.name == header }) {
                 headers[index].value += ", " + value
@@ -282,19 +273,16 @@ final class ParameterEncoder {
     fileprivate func plainValues(of value: some Encodable, at codingPath: [any CodingKey]) throws -> [String] {
         let capture = ParameterEncoder(sameStrategiesAs: self)
         try ParameterEncoding(parent: capture, name: "", sink: .query, codingPath: codingPath, arrays: .repeatedKeys).encodeValue(value)
+        if let missing = capture.missingCaseNames { throw missing }
         guard capture.queryItems.allSatisfy({ $0.name.isEmpty }) else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: codingPath,
-                debugDescription: "A comma-separated list holds plain values such as strings and numbers, not objects."))
+            throw refusal(value, at: codingPath, "A comma-separated list holds plain values such as strings and numbers, not objects.")
         }
         return capture.queryItems.map(\.value)
     }
 
     fileprivate func append(_ file: MultipartFile, as name: String?, sink: ParameterEncoding.Sink, at codingPath: [any CodingKey]) throws {
         guard let name, case .body = sink, destination == .multipart else {
-            throw EncodingError.invalidValue(file.filename, EncodingError.Context(
-                codingPath: codingPath,
-                debugDescription: "A MultipartFile can only be sent in a multipart body: declare the endpoint with Restful(…, body: .multipart)."))
+            throw refusal(file.filename, at: codingPath, "A MultipartFile can only be sent in a multipart body: declare the endpoint with Restful(…, body: .multipart).")
         }
         fields.append((name, .file(file)))
     }
@@ -302,16 +290,14 @@ final class ParameterEncoder {
     fileprivate func bindPath(_ value: some Encodable, for key: some CodingKey, placeholder: String) throws {
         let capture = ParameterEncoder(sameStrategiesAs: self)
         try ParameterEncoding(parent: capture, name: "", sink: .query, codingPath: [key], arrays: .repeatedKeys).encodeValue(value)
+        if let missing = capture.missingCaseNames { throw missing }
         switch capture.queryItems.count {
         case 0:
             return  // nothing encoded (an empty list, say): reported as a missing placeholder value
         case 1 where capture.queryItems[0].name.isEmpty:
             pathValues[placeholder] = capture.queryItems[0].value
         default:
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: [key],
-                debugDescription: "A path placeholder takes a single value such as a string or a number, not a list or an object."
-            ))
+            throw refusal(value, at: [key], "A path placeholder takes a single value such as a string or a number, not a list or an object.")
         }
     }
     fileprivate func encodeDate(_ date: Date, with encoder: ParameterEncoding) throws {
@@ -336,6 +322,7 @@ final class ParameterEncoder {
     /// A value as the JSON encoder writes it, without JSON quoting: `"2024-05-01"` → `2024-05-01`.
     private func jsonText(of value: some Encodable) throws -> String {
         let json = try jsonEncoder.encode([value])
+        if let missing = MissingCaseNames.found(in: json) { throw missing }
         if let strings = try? JSONDecoder().decode([String].self, from: json), let text = strings.first {
             return text
         }
@@ -389,7 +376,13 @@ private struct ParameterEncoding: Encoder {
     }
 
     func child(for key: some CodingKey) -> ParameterEncoding {
-        let keyName = parent.name(for: key, at: codingPath)
+        let keyName: String
+        do {
+            keyName = try parent.name(for: key, at: codingPath)
+        } catch {
+            parent.missingCaseNames = parent.missingCaseNames ?? error
+            keyName = key.stringValue
+        }
         let childName = name.map { "\($0)[\(keyName)]" } ?? keyName
         return ParameterEncoding(parent: parent, name: childName, sink: sink, codingPath: codingPath + [key], arrays: arrays)
     }
@@ -418,8 +411,7 @@ private struct ParameterEncoding: Encoder {
 
     func write(_ number: some BinaryFloatingPoint & LosslessStringConvertible) throws {
         guard number.isFinite else {
-            throw EncodingError.invalidValue(number, EncodingError.Context(
-                codingPath: codingPath, debugDescription: "\(number) cannot be sent as a parameter."))
+            throw refusal(number, at: codingPath, "\(number) cannot be sent as a parameter.")
         }
         try write(number.description)
     }
@@ -625,4 +617,9 @@ extension ParameterEncoder.Destination {
         case .nowhere: "a JSON body"
         }
     }
+}
+
+/// A value that cannot be sent where the endpoint puts it, with the reason, at `codingPath`.
+private func refusal(_ value: Any, at codingPath: [any CodingKey], _ description: String) -> EncodingError {
+    EncodingError.invalidValue(value, EncodingError.Context(codingPath: codingPath, debugDescription: description))
 }

@@ -71,7 +71,6 @@ package enum RequestBuilder {
             strategiesOf: server.encoder, pathNames: template.names, destination: format == nil ? .query : .nowhere,
             arrays: server.arrayEncoding)
         var written: WrittenBody?
-        let keyMisses = CodingKeyName.missesOnThisThread
         do {
             if let writer = format?.writer {
                 written = try WrittenBody.of(endpoint, by: writer, on: server, parameters: parameters)
@@ -80,11 +79,12 @@ package enum RequestBuilder {
             }
         } catch let problem as WrittenBody.Problem {
             throw failure(problem.reason)
+        } catch let missing as MissingCaseNames {
+            // Keys spelled by hand cannot be told apart in a build without reflection metadata.
+            throw failure(missing.description)
         } catch {
             throw failure("the \(format == nil ? "parameters" : "body") could not be encoded: \(describe(error))", error)
         }
-        // Keys spelled by hand cannot be told apart in a build without reflection metadata.
-        if CodingKeyName.missesOnThisThread != keyMisses { throw failure(CodingKeyName.missingNamesProblem) }
 
         var urlString = base.url
         urlString += "/"

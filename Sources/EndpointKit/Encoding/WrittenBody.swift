@@ -39,7 +39,10 @@ struct WrittenBody {
 
     private static func write(_ value: some Encodable, by writer: some BodyWriter, on server: APIServer) throws -> WrittenBody {
         if let fileBacked = writer as? any FileBackedBodyWriter { return try fileBacked.writtenBody(value, for: server) }
-        return WrittenBody(contentType: writer.mediaType, data: try writer.write(value, for: server))
+        let data = try writer.write(value, for: server)
+        // A key the server's encoder could not name is marked in the bytes (see MissingCaseNames).
+        if let missing = MissingCaseNames.found(in: data) { throw missing }
+        return WrittenBody(contentType: writer.mediaType, data: data)
     }
 }
 

@@ -15,10 +15,15 @@ package enum SnakeCase {
 
     /// The key encoding strategy of ``APIServer/makeEncoder()``: Foundation's snake_case rule, except
     /// that a `CodingKeys` raw value written by hand (one that differs from its case name, such as
-    /// `case version = "schemaVersion"`) is sent verbatim.
+    /// `case version = "schemaVersion"`) is sent verbatim. A key it cannot name for want of case
+    /// names becomes a ``MissingCaseNames/markedKey``, which fails the call that wrote it.
     static func encodingKey(_ path: [any CodingKey]) -> any CodingKey {
         guard let key = path.last else { return PlainKey("") }
-        return PlainKey(convertUnlessExplicit(key))
+        do {
+            return PlainKey(try convertUnlessExplicit(key))
+        } catch {
+            return PlainKey(error.markedKey)
+        }
     }
 
     /// The key decoding strategy of ``APIServer/makeDecoder()``: Foundation's `convertFromSnakeCase`.
@@ -29,9 +34,10 @@ package enum SnakeCase {
 
     /// `key` in snake_case, or as written when its raw value was spelled by hand. The check runs
     /// only for keys the conversion would change.
-    package static func convertUnlessExplicit(_ key: some CodingKey) -> String {
+    package static func convertUnlessExplicit(_ key: some CodingKey) throws(MissingCaseNames) -> String {
         let converted = toSnakeCase(key.stringValue)
-        return converted == key.stringValue || !CodingKeyName.isSpelledExplicitly(key) ? converted : key.stringValue
+        if converted == key.stringValue { return converted }
+        return try CodingKeyName.isSpelledExplicitly(key) ? key.stringValue : converted
     }
 
     /// A key that is only its text: what key strategies return and receive.
@@ -229,16 +235,18 @@ package enum SnakeCase {
 extension JSONEncoder.KeyEncodingStrategy {
     /// The name `key` has on the wire under this strategy: in a query, a form, a JSON body, or a
     /// schema of one.
-    package func wireName(for key: some CodingKey, at codingPath: [any CodingKey]) -> String {
+    package func wireName(for key: some CodingKey, at codingPath: [any CodingKey]) throws(MissingCaseNames) -> String {
         switch self {
         case .useDefaultKeys:
-            key.stringValue
+            return key.stringValue
         case .convertToSnakeCase:
-            SnakeCase.convertUnlessExplicit(key)
+            return try SnakeCase.convertUnlessExplicit(key)
         case .custom(let convert):
-            convert(codingPath + [key]).stringValue
+            let name = convert(codingPath + [key]).stringValue
+            if let missing = MissingCaseNames(markedKey: name) { throw missing }
+            return name
         @unknown default:
-            key.stringValue
+            return key.stringValue
         }
     }
 }

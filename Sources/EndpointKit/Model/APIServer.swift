@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Where endpoints are sent, and how: the origin, the versioned path prefix, the transport, the
 /// JSON coders and the headers every request carries.

@@ -26,9 +26,9 @@ package enum PropertyPlacement: Equatable {
     /// `case recordId = "record_id"`) or else its coding key (`{record_id}`).
     /// Generic, not `Any`: boxing every property of every call into an existential before these
     /// casts cost about 900 instructions a POST (callgrind).
-    package static func of<Value>(_ value: Value, forKey key: some CodingKey, pathNames: Set<String>) -> PropertyPlacement {
+    package static func of<Value>(_ value: Value, forKey key: some CodingKey, pathNames: Set<String>) throws(MissingCaseNames) -> PropertyPlacement {
         if value is Restful { return .none }
-        if let placeholder = placeholder(for: key, in: pathNames) { return .path(placeholder) }
+        if let placeholder = try placeholder(for: key, in: pathNames) { return .path(placeholder) }
         switch value {
         case let placed as any PlacedParameter:
             switch placed.placement {
@@ -42,10 +42,10 @@ package enum PropertyPlacement: Equatable {
     }
 
     /// The placeholder in `pathNames` that `key` binds, if any.
-    package static func placeholder(for key: some CodingKey, in pathNames: Set<String>) -> String? {
+    package static func placeholder(for key: some CodingKey, in pathNames: Set<String>) throws(MissingCaseNames) -> String? {
         guard !pathNames.isEmpty else { return nil }
         // The usual case first: both names agree (finding the Swift name of a key costs more).
         if pathNames.contains(key.stringValue) { return key.stringValue }
-        return CodingKeyName.differingSwiftName(of: key).flatMap { pathNames.contains($0) ? $0 : nil }
+        return try CodingKeyName.differingSwiftName(of: key).flatMap { pathNames.contains($0) ? $0 : nil }
     }
 }

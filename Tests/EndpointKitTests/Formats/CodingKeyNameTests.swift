@@ -100,21 +100,18 @@ import Testing
         #expect(error.description.contains(#"the key "last_modified" is missing at the top level. The decoder converts the JSON's snake_case keys to camelCase before matching, so a CodingKeys raw value must be written "lastModified" (or left out), not "last_modified"; or decode with keyDecodingStrategy = .useDefaultKeys"#))
     }
 
-    @Test func `the case name of a coding key is read, and only for enum keys`() {
-        #expect(CodingKeyName.differingSwiftName(of: Record.CodingKeys.recordId) == "recordId")
-        #expect(CodingKeyName.differingSwiftName(of: Manifest.CodingKeys.reference) == nil)  // names agree
-        #expect(CodingKeyName.isSpelledExplicitly(Record.CodingKeys.recordId))
-        #expect(!CodingKeyName.isSpelledExplicitly(Manifest.CodingKeys.mediaType))
+    @Test func `the case name of a coding key is read, and only for enum keys`() throws {
+        #expect(try CodingKeyName.differingSwiftName(of: Record.CodingKeys.recordId) == "recordId")
+        #expect(try CodingKeyName.differingSwiftName(of: Manifest.CodingKeys.reference) == nil)  // names agree
+        #expect(try CodingKeyName.isSpelledExplicitly(Record.CodingKeys.recordId))
+        #expect(try !CodingKeyName.isSpelledExplicitly(Manifest.CodingKeys.mediaType))
         struct PlainKey: CodingKey {
             var stringValue: String
             var intValue: Int? { nil }
             init(stringValue: String) { self.stringValue = stringValue }
             init?(intValue: Int) { nil }
         }
-        #expect(CodingKeyName.differingSwiftName(of: PlainKey(stringValue: "a")) == nil)
-        #expect(CodingKeyName.isEnum(Record.CodingKeys.self))
-        #expect(!CodingKeyName.isEnum(PlainKey.self))
-        #expect(!CodingKeyName.isEnum(Optional<Record.CodingKeys>.self))
+        #expect(try CodingKeyName.differingSwiftName(of: PlainKey(stringValue: "a")) == nil)  // not an enum: no name, no miss
     }
 
     struct PutManifest: Endpoint {
@@ -140,12 +137,29 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
-    @Test func `keys without case names that need none are sent as usual`() throws {
-        // `pageSize` converts to `page_size` whether or not it was spelled by hand: no name needed…
-        #expect(SnakeCase.convertUnlessExplicit(PlainKeys.pageSize) == "page_size")
-        // …but it was asked for, and counted as a miss on this thread.
-        let before = CodingKeyName.missesOnThisThread
-        _ = CodingKeyName.differingSwiftName(of: PlainKeys.pageSize)
-        #expect(CodingKeyName.missesOnThisThread == before + 1)
+    struct FindManifests: Endpoint {
+        let endpoint = Restful(.get, "manifests")
+        let like: ReflectionFreeFixtures.ImageManifest
+        typealias ReturnPayloadType = EmptyPayload
+    }
+
+    /// The same in a query, where the keys of a nested value are named by the parameter encoder.
+    @Test func `keys without case names in a query fail the call too`() async throws {
+        let transport = RecordingTransport()
+        let error = try await #require(throws: EndpointError.self) {
+            try await FindManifests(like: ReflectionFreeFixtures.ImageManifest(version: 2, mediaType: "oci")).call(on: .stub(transport))
+        }
+        #expect(error.kind == .invalidRequest)
+        #expect(error.reason.hasPrefix("the case names of ReflectionFreeFixtures.ImageManifest.CodingKeys are not in the app's binary"))
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test func `a key without a case name fails only where its name decides what is sent`() throws {
+        // `id` is the same in snake_case whether or not it was spelled by hand: no name is needed.
+        #expect(try SnakeCase.convertUnlessExplicit(PlainKeys.id) == "id")
+        // `pageSize` would be `page_size`, or itself if spelled by hand: which, only its name says.
+        let missing = try #require(throws: MissingCaseNames.self) { try SnakeCase.convertUnlessExplicit(PlainKeys.pageSize) }
+        #expect(missing.keyType == "ReflectionFreeFixtures.PlainKeys")
+        #expect(try JSONEncoder.KeyEncodingStrategy.useDefaultKeys.wireName(for: PlainKeys.pageSize, at: []) == "pageSize")
     }
 }

@@ -40,11 +40,11 @@ private struct FileReport: Endpoint, Decodable {
         #expect(placed == ["recordId": "path", "page": "query", "X-Trace": "header", "fields": "query", "include_drafts": "query"])
     }
 
-    @Test func `a placeholder binds the Swift name first when the coding key differs`() {
+    @Test func `a placeholder binds the Swift name first when the coding key differs`() throws {
         enum Keys: String, CodingKey { case recordId = "record_id" }
-        #expect(PropertyPlacement.of("x", forKey: Keys.recordId, pathNames: ["recordId"]) == .path("recordId"))
-        #expect(PropertyPlacement.of("x", forKey: Keys.recordId, pathNames: ["record_id"]) == .path("record_id"))
-        #expect(PropertyPlacement.of("x", forKey: Keys.recordId, pathNames: []) == .default)
-        #expect(PropertyPlacement.of(Restful(.get, "x"), forKey: Keys.recordId, pathNames: []) == .none)
+        #expect(try PropertyPlacement.of("x", forKey: Keys.recordId, pathNames: ["recordId"]) == .path("recordId"))
+        #expect(try PropertyPlacement.of("x", forKey: Keys.recordId, pathNames: ["record_id"]) == .path("record_id"))
+        #expect(try PropertyPlacement.of("x", forKey: Keys.recordId, pathNames: []) == .default)
+        #expect(try PropertyPlacement.of(Restful(.get, "x"), forKey: Keys.recordId, pathNames: []) == .none)
     }
 }
