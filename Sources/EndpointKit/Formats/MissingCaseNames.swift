@@ -41,23 +41,25 @@ package struct MissingCaseNames: Error, CustomStringConvertible {
     }
 
     /// The first miss marked in encoded bytes: a ``markedKey`` as JSON escapes it (`\u0000…`) or
-    /// as written raw. A scan of the bytes for a backslash or a NUL, as `memchr` finds them.
+    /// as written raw. Two `memchr` scans, for a backslash and for a NUL, and no allocation.
     package static func found(in data: Data) -> MissingCaseNames? {
-        let marker = prefix.utf8.dropFirst()
-        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> MissingCaseNames? in
-            for (lead, escape) in [(UInt8(ascii: "\\"), Array("u0000".utf8)), (0, [])] {
-                var offset = 0
-                while offset < bytes.count,
-                      let hit = memchr(bytes.baseAddress! + offset, Int32(lead), bytes.count - offset) {
-                    let start = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit)) + 1
-                    offset = start
-                    let rest = bytes[start...]
-                    guard rest.starts(with: escape + marker) else { continue }
-                    let name = rest.dropFirst(escape.count + marker.count).prefix { $0 != lead }
-                    return MissingCaseNames(keyTypeName: String(decoding: name, as: UTF8.self))
-                }
-            }
-            return nil
+        data.withUnsafeBytes { bytes in found(in: bytes, marker: escapedPrefix) ?? found(in: bytes, marker: rawPrefix) }
+    }
+
+    private static let escapedPrefix = Array("\\u0000".utf8) + prefix.utf8.dropFirst()
+    private static let rawPrefix = Array(prefix.utf8)
+
+    /// The miss after the first `marker` in `bytes`, whose first byte (a backslash or a NUL) also ends it.
+    private static func found(in bytes: UnsafeRawBufferPointer, marker: [UInt8]) -> MissingCaseNames? {
+        guard let base = bytes.baseAddress else { return nil }
+        var offset = 0
+        while let hit = memchr(base + offset, Int32(marker[0]), bytes.count - offset) {
+            let start = base.distance(to: UnsafeRawPointer(hit))
+            offset = start + 1
+            guard bytes[start...].starts(with: marker) else { continue }
+            let name = bytes[(start + marker.count)...].prefix { $0 != marker[0] }
+            return MissingCaseNames(keyTypeName: String(decoding: name, as: UTF8.self))
         }
+        return nil
     }
 }
