@@ -116,8 +116,7 @@ public struct ByteStream: AsyncSequence, Sendable {
         let buffer = ChunkBuffer(highWater: .max)
         buffer.append(data)
         buffer.finish()
-        owner = Owner(buffer: buffer)
-        file = nil
+        self.init(buffer: buffer)
     }
 
     /// A stream of the chunks `chunks` produces, for a transport of your own. The sequence is read
@@ -129,8 +128,7 @@ public struct ByteStream: AsyncSequence, Sendable {
     public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks) where Chunks.Element == Data {
         let pump = Locked<Task<Void, Never>?>(nil)
         let buffer = ChunkBuffer(onCancel: { pump.withLock { $0 }?.cancel() })
-        owner = Owner(buffer: buffer)
-        file = nil
+        self.init(buffer: buffer)
         let task = Task {
             do {
                 for try await chunk in chunks {

@@ -27,12 +27,10 @@ final class ChunkBuffer: Sendable {
         var pending: UInt64 { written - read }
 
         init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-stream-\(UUID().uuidString)")
-            guard FileProtection.createFile(atPath: url.path) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-            }
-            handle = try FileHandle(forUpdating: url)
-            try? FileManager.default.removeItem(at: url)  // unlinked: the space is freed when the handle closes
+            let file = try TemporaryFile(kind: "stream")
+            url = file.url
+            // Open before the file is deleted (when `file` goes): the space is freed when the handle closes.
+            handle = try withExtendedLifetime(file) { try FileHandle(forUpdating: file.url) }
         }
 
         func append(_ data: Data) throws {
@@ -264,18 +262,10 @@ final class ChunkBuffer: Sendable {
     /// lets go of what is buffered, off the caller's path.
     private func stop(with error: any Error) {
         let (first, overflow, reader, writer) = state.withLock { state in
-            defer {
-                state.cancelled = true
-                state.chunks = []
-                state.head = 0
-                state.buffered = 0
-                state.overflow = nil
-                state.reader = nil
-                state.writer = nil
-            }
-            // Bytes the reader has not had are dropped below: after them, a stream that had ended
-            // well would read as the whole body, cut short.
-            if state.end == nil || state.buffered > 0 || (state.overflow?.pending ?? 0) > 0 { state.end = .failure(error) }
+            // Bytes the reader has not had are dropped: after them, a stream that had ended well
+            // would read as the whole body, cut short.
+            let kept = state.end == nil || state.buffered > 0 || (state.overflow?.pending ?? 0) > 0 ? .failure(error) : state.end
+            defer { state = State(end: kept, cancelled: true) }
             return (!state.cancelled, state.overflow, state.reader, state.writer)
         }
         if first { onCancel?() }

@@ -4,10 +4,9 @@ import Foundation
 final class TemporaryFile: Sendable {
     let url: URL
 
-    /// Creates an empty file.
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("EndpointKit-\(UUID().uuidString).multipart")
+    /// Creates an empty file, `EndpointKit-<kind>-<UUID>`.
+    init(kind: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-\(kind)-\(UUID().uuidString)")
         guard FileProtection.createFile(atPath: url.path) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }

@@ -34,7 +34,7 @@ package enum ResponseDecoder {
             var errorPayloadFailure: (any Error)?
             if let errorPayloadType, !body.isEmpty {
                 do {
-                    errorPayload = try decodeErrorPayload(errorPayloadType, from: body, decoder: decoder)
+                    errorPayload = try decoder.decode(errorPayloadType, from: body)
                 } catch {
                     errorPayloadFailure = error  // kept, so that a mismatch is never silently nil
                 }
@@ -87,13 +87,6 @@ package enum ResponseDecoder {
             throw failure(.decodingFailed,
                 "the server answered \(EndpointError.statusText(status)), but the body could not be decoded as \(payloadName): \(error)", error)
         }
-    }
-
-    /// An error body decoded as `type`.
-    private static func decodeErrorPayload<ErrorPayload: Decodable & Sendable>(
-        _ type: ErrorPayload.Type, from body: Data, decoder: JSONDecoder
-    ) throws -> any Sendable {
-        try decoder.decode(type, from: body)
     }
 
     /// How to fix a missing key that a snake_case decoder can never find: the key strategy

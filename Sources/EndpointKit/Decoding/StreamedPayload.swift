@@ -67,13 +67,7 @@ package struct StreamContext: Sendable {
 
     /// `data` decoded as the endpoint's or server's error payload.
     func decode(errorPayload type: any (Decodable & Sendable).Type, from data: Data) throws -> any Sendable {
-        try Self.decode(type, from: data, decoder: coders.decoder)
-    }
-
-    private static func decode<ErrorPayload: Decodable & Sendable>(
-        _ type: ErrorPayload.Type, from data: Data, decoder: JSONDecoder
-    ) throws -> any Sendable {
-        try decoder.decode(type, from: data)
+        try coders.decoder.decode(type, from: data)
     }
 }
 

@@ -62,15 +62,7 @@ struct MultipartBody: Sendable {
     /// The whole body in memory; only for bodies without files on disk.
     func data() -> Data {
         var body = Data()
-        for (name, value) in fields {
-            body.append(header(name: name, value: value))
-            switch value {
-            case .text(let text): body.append(contentsOf: text.utf8)
-            case .file(let file): if case .data(let data) = file.source { body.append(data) }
-            }
-            body.append(contentsOf: "\r\n".utf8)
-        }
-        body.append(contentsOf: "--\(boundary)--\r\n".utf8)
+        _ = write({ body.append($0) }, copy: { _ in true })
         return body
     }
 
@@ -89,7 +81,7 @@ struct MultipartBody: Sendable {
     /// to contain the boundary, starts again with another one.
     mutating func writeToTemporaryFile() throws -> TemporaryFile {
         while true {
-            let file = try TemporaryFile()
+            let file = try TemporaryFile(kind: "multipart")
             if try write(to: file.url) {
                 return file
             }
@@ -102,22 +94,26 @@ struct MultipartBody: Sendable {
         let output = try FileHandle(forWritingTo: url)
         defer { try? output.close() }
         let delimiter = Data(boundary.utf8)
+        return try write({ try output.write(contentsOf: $0) }, copy: { try copy($0, to: output, lookingFor: delimiter) })
+    }
+
+    /// The body, part by part, through `emit`; a file part on disk through `copy`, which answers
+    /// `false` when the file holds the boundary (and so this does).
+    private func write(_ emit: (Data) throws -> Void, copy: (URL) throws -> Bool) rethrows -> Bool {
         for (name, value) in fields {
-            try output.write(contentsOf: header(name: name, value: value))
+            try emit(header(name: name, value: value))
             switch value {
             case .text(let text):
-                try output.write(contentsOf: Data(text.utf8))
+                try emit(Data(text.utf8))
             case .file(let file):
                 switch file.source {
-                case .data(let data):
-                    try output.write(contentsOf: data)
-                case .file(let source):
-                    guard try copy(source, to: output, lookingFor: delimiter) else { return false }
+                case .data(let data): try emit(data)
+                case .file(let source): guard try copy(source) else { return false }
                 }
             }
-            try output.write(contentsOf: Data("\r\n".utf8))
+            try emit(Data("\r\n".utf8))
         }
-        try output.write(contentsOf: Data("--\(boundary)--\r\n".utf8))
+        try emit(Data("--\(boundary)--\r\n".utf8))
         return true
     }
 

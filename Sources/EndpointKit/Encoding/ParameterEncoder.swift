@@ -434,7 +434,7 @@ private struct ParameterEncoding: Encoder {
     func child(forDictionaryKey key: String) -> ParameterEncoding {
         ParameterEncoding(
             parent: parent, name: name.map { "\($0)[\(key)]" } ?? key, sink: sink,
-            codingPath: codingPath + [DictionaryKey(key)], arrays: arrays)
+            codingPath: codingPath + [SnakeCase.PlainKey(key)], arrays: arrays)
     }
 }
 
@@ -504,7 +504,7 @@ private struct KeyedParameterContainer<Key: CodingKey>: KeyedEncodingContainerPr
         encoder.child(for: key).unkeyedContainer()
     }
 
-    mutating func superEncoder() -> any Encoder { encoder.child(for: SuperKey()) }
+    mutating func superEncoder() -> any Encoder { encoder.child(for: SnakeCase.PlainKey("super")) }
     mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.child(for: key) }
 }
 
@@ -581,22 +581,6 @@ private struct IndexKey: CodingKey {
     package var stringValue: String { "\(intValue ?? 0)" }
     init(intValue: Int) { self.intValue = intValue }
     init?(stringValue: String) { nil }
-}
-
-private struct DictionaryKey: CodingKey {
-    package let stringValue: String
-    var intValue: Int? { nil }
-    init(_ key: String) { stringValue = key }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
-private struct SuperKey: CodingKey {
-    package var stringValue: String { "super" }
-    var intValue: Int? { nil }
-    init() {}
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { nil }
 }
 
 extension ParameterEncoder.Field {

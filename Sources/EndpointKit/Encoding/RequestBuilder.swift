@@ -116,16 +116,14 @@ package enum RequestBuilder {
         if let problem = server.plan.headerProblem { throw failure(problem) }
         var headers = server.plan.headers
         var endpointContentType: String?
-        for (name, value) in E.headers {
+        func add(_ name: String, _ value: String) throws(EndpointError) {
             if let problem = HeaderRules.problem(name: name, value: value) { throw failure(problem) }
             HeaderRules.set(value, for: name, in: &headers)
             if HeaderRules.sameName(name, "Content-Type") { endpointContentType = value }
         }
-        for (name, value) in parameters.headers {
-            if let problem = HeaderRules.problem(name: name, value: value) { throw failure(problem) }
-            HeaderRules.set(value, for: name, in: &headers)
-            if HeaderRules.sameName(name, "Content-Type") { endpointContentType = value }
-        }
+        // The endpoint's static headers, then its @HeaderField properties, which win.
+        for (name, value) in E.headers { try add(name, value) }
+        for (name, value) in parameters.headers { try add(name, value) }
 
         // Never answered from a URL cache: HTTPCache revalidates with the server (see
         // URLSessionTransport.makeConfiguration()).

@@ -31,7 +31,8 @@ enum HeaderRules {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    /// Whether `byte` may be part of an RFC 9110 token.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -73,7 +73,9 @@ enum RFC3339 {
               expect(0x54, 0x74, 0x20),  // T, t or a space
               let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A), let second = number(2)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+        // A month's length is the days from its first to the next month's first.
+        guard (1...12).contains(month), day >= 1,
+              day <= days(year: month == 12 ? year + 1 : year, month: month % 12 + 1, day: 1) - days(year: year, month: month, day: 1),
               hour <= 23, minute <= 59, second <= 60 else { return nil }
         var nanoseconds = 0
         if index < bytes.count, bytes[index] == 0x2E {  // "."
@@ -88,17 +90,14 @@ enum RFC3339 {
             for _ in digits..<max(digits, 9) { nanoseconds *= 10 }
         }
         var offset = 0
-        if expect(0x5A, 0x7A) {  // Z or z
-            offset = 0
-        } else if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D {  // + or -
+        if !expect(0x5A, 0x7A) {  // Z or z, else + or -
+            guard index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D else { return nil }
             let sign = bytes[index] == 0x2D ? -1 : 1
             index += 1
             guard let hours = number(2) else { return nil }
             _ = expect(0x3A)  // `+0200`, ISO 8601's basic form, as Python's %z and Java write it
             guard let minutes = number(2), hours <= 23, minutes <= 59 else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
-        } else {
-            return nil
         }
         guard index == bytes.count else { return nil }
         let days = Self.days(year: year, month: month, day: day)
@@ -127,14 +126,6 @@ enum RFC3339 {
         let day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
         let month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
         return (Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     private static func padded(_ value: Int, _ width: Int) -> String {

@@ -6,10 +6,6 @@ import FoundationNetworking
 /// What EndpointKit does with a redirect: which ones it follows, what it sends on, and what stays
 /// behind when the redirect leaves the origin.
 package enum Redirect {
-    /// Headers that always carry credentials; with those an authorization middleware registered
-    /// (see ``NextStep/withCredential(header:)``), they are not sent on to another origin.
-    package static var credentialHeaders: Set<String> { CredentialNames.alwaysSecretHeaders }
-
     /// What to do with one redirect answer.
     enum Decision {
         /// Let URLSession send `request` (it has already been stripped of credentials if needed).
@@ -61,23 +57,18 @@ package enum Redirect {
         // URLSession on Linux sends 307/308 redirects of a request with a body with an empty body,
         // so EndpointKit sends them itself. Apple's URLSession keeps the body: there it follows.
         let keepsBody = response.statusCode == 307 || response.statusCode == 308  // RFC 9110 §15.4.8, §15.4.9
-        if keepsBody, uploadsFile || current.httpBody != nil || current.httpBodyStream != nil {
-            var next = current
-            next.url = target
-            guard let stripped = removingCredentials(next, leaving: previous, credentials: credentials) else {
-                return .refuse(location: location, reason: Self.unstrippable)
-            }
-            return .reissue(stripped)
-        }
+        let reissues = keepsBody && (uploadsFile || current.httpBody != nil || current.httpBodyStream != nil)
+        #else
+        let reissues = false
         #endif
         // URLSession on Linux rewrites `file:` locations onto the origin: always send the URL the
         // server named (already checked above), never a rewritten one.
-        var next = proposed
+        var next = reissues ? current : proposed
         next.url = target
         guard let stripped = removingCredentials(next, leaving: previous, credentials: credentials) else {
             return .refuse(location: location, reason: Self.unstrippable)
         }
-        return .follow(stripped)
+        return reissues ? .reissue(stripped) : .follow(stripped)
     }
 
     /// Why a `Location` is not followed.
@@ -141,17 +132,8 @@ package enum Redirect {
     /// equal.
     static func origin(of url: URL) -> String {
         let scheme = url.scheme?.lowercased() ?? ""
-        let port = effectivePort(url)
         let defaultPort = scheme == "http" ? 80 : scheme == "https" ? 443 : nil
+        let port = url.port ?? defaultPort
         return "\(scheme)://\(url.host?.lowercased() ?? "")\(port != defaultPort ? port.map { ":\($0)" } ?? "" : "")"
-    }
-
-    private static func effectivePort(_ url: URL) -> Int? {
-        if let port = url.port { return port }
-        switch url.scheme?.lowercased() {
-        case "http": return 80
-        case "https": return 443
-        default: return nil
-        }
     }
 }

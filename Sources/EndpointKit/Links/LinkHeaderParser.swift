@@ -86,15 +86,8 @@ enum LinkHeaderParser {
         /// An RFC 9110 token (parameter names, unquoted values).
         mutating func readToken() -> String {
             let start = index
-            skip { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default:
-                    "!#$%&'*+-.^_`|~/:".utf8.contains(byte)  // `/` and `:` for unquoted media types and URIs in the wild
-                }
-            }
+            // `/` and `:` too, for unquoted media types and URIs in the wild.
+            skip { HeaderRules.isTokenCharacter($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") }
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
 

@@ -28,20 +28,16 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
     /// Fetches the next page when asked for it.
     public struct Iterator: AsyncIteratorProtocol {
         private let sequence: PageSequence
-        /// What to fetch next; `nil` once the sequence has ended.
-        private var upcoming: Upcoming?
+        /// What to fetch next: an endpoint, at the URL a link named or at its own; `nil` once the
+        /// sequence has ended.
+        private var upcoming: (endpoint: E, url: URL?)?
         private var fetched = 0
         /// The requests of the pages fetched so far, to notice a server that hands one out again.
         private var seen: Set<RequestSignature> = []
 
-        private enum Upcoming {
-            case endpoint(E)
-            case url(URL, from: E)
-        }
-
         init(sequence: PageSequence) {
             self.sequence = sequence
-            upcoming = .endpoint(sequence.first)
+            upcoming = (sequence.first, nil)
         }
 
         /// The next page, or `nil` after the last one.
@@ -49,40 +45,27 @@ public struct PageSequence<E: PaginatedEndpoint>: AsyncSequence, Sendable {
         /// - Throws: The call's error (``EndpointError`` or `CancellationError`), or
         ///   ``EndpointError/Kind/paginationFailed`` when the server loops; the sequence then ends.
         public mutating func next() async throws -> EndpointResponse<E.ReturnPayloadType>? {
-            guard let current = upcoming else { return nil }
+            guard let (endpoint, url) = upcoming else { return nil }
             upcoming = nil  // an error below ends the sequence
             try Task.checkCancellation()
             let server = try sequence.server ?? sequence.first.defaultServer()
+            func failure(_ reason: String) -> EndpointError {
+                EndpointError(kind: .paginationFailed, route: endpoint.endpoint.description, reason: reason)
+            }
             if fetched >= sequence.maximumPages {
-                throw failure("the server handed out more than \(sequence.maximumPages) pages (raise maximumPages if it really has that many)", at: current)
+                throw failure("the server handed out more than \(sequence.maximumPages) pages (raise maximumPages if it really has that many)")
             }
-            let page: EndpointResponse<E.ReturnPayloadType>
-            let endpoint: E
-            switch current {
-            case .endpoint(let value):
-                endpoint = value
-                page = try await value.perform(on: server)
-            case .url(let url, let value):
-                endpoint = value
-                page = try await value.perform(on: server, options: CallOptions(url: url))
-            }
+            let page = try await endpoint.perform(on: server, options: CallOptions(url: url))
             fetched += 1
             guard seen.insert(RequestSignature(page.request, endpoint: endpoint)).inserted else {
-                throw failure("page \(fetched) repeats a page already fetched (\(EndpointError.route(of: page.request))), so the server's pages would never end", at: current)
+                throw failure("page \(fetched) repeats a page already fetched (\(EndpointError.route(of: page.request))), so the server's pages would never end")
             }
             switch try E.pagination.next(endpoint, page) {
-            case .url(let url)?: upcoming = .url(url, from: endpoint)
-            case .endpoint(let next)?: upcoming = .endpoint(next)
+            case .url(let url)?: upcoming = (endpoint, url)
+            case .endpoint(let next)?: upcoming = (next, nil)
             case nil: break
             }
             return page
-        }
-
-        private func failure(_ reason: String, at current: Upcoming) -> EndpointError {
-            let endpoint = switch current {
-            case .endpoint(let value), .url(_, let value): value.endpoint.description
-            }
-            return EndpointError(kind: .paginationFailed, route: endpoint, reason: reason)
         }
     }
 }

@@ -68,7 +68,7 @@ public struct TransportContext: Sendable {
         uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
     ) {
         self.input = input
-        deadline = timeout.flatMap(Self.deadline(after:))
+        deadline = timeout.flatMap(Seconds.nanoseconds).map(Seconds.dispatchTime(after:))
         self.maximumResponseSize = maximumResponseSize
         self.idleTimeout = idleTimeout
         self.streamsResponse = streamsResponse
@@ -88,10 +88,6 @@ public struct TransportContext: Sendable {
     /// ```
     public func deliver(_ payload: some Sendable) {
         delivery?.value = payload
-    }
-
-    static func deadline(after seconds: TimeInterval) -> DispatchTime? {
-        Seconds.nanoseconds(seconds).map { DispatchTime(uptimeNanoseconds: Seconds.uptime(after: $0, from: DispatchTime.now().uptimeNanoseconds)) }
     }
 
     /// The seconds left before ``deadline``, zero once it has passed; `nil` for no deadline.

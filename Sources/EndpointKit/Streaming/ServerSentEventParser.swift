@@ -55,14 +55,9 @@ struct ServerSentEventParser: Sendable {
     /// Forgets a half-read event, as a reconnection does: the new stream starts afresh (a BOM may
     /// begin it again), while the last event ID and the reconnection time carry over.
     mutating func startNewConnection() {
-        line = []
-        data = []
-        hasData = false
-        eventType = ""
-        started = false
-        bomBytesSeen = 0
-        afterCR = false
-        idBuffer = lastEventID
+        let retry = reconnectionTime
+        self = ServerSentEventParser(maximumEventSize: maximumEventSize, lastEventID: lastEventID)
+        reconnectionTime = retry
     }
 
     /// Feeds `bytes` and returns the events they complete, in order.

@@ -71,16 +71,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         switch Redirect.decide(
             after: response, current: current, proposed: request, uploadsFile: exchange.uploadsFile, credentials: exchange.context.credentials) {
         case .follow(let next):
-            answer(next)
+            return answer(next)
         case .reissue(let next):
             exchange.reissue(next)
-            answer(nil)
         case .refuse(let location, let reason):
             exchange.refuse(location: location, reason: reason, response: response)
-            answer(nil)
         case .deliver:
-            answer(nil)
+            break
         }
+        answer(nil)  // URLSession delivers the 3xx; the exchange sends it again, refuses it or hands it on
     }
 
     func urlSession(

@@ -202,7 +202,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Writes a stream a middleware made to a temporary file, which URLSession uploads from.
     private static func spool(_ stream: ByteStream) async throws -> TemporaryFile {
         // A stream already sent or read throws `TransportRefusal.streamAlreadyRead` at its first chunk.
-        let file = try TemporaryFile()
+        let file = try TemporaryFile(kind: "body")
         let handle = try FileHandle(forWritingTo: file.url)
         defer { try? handle.close() }
         for try await chunk in stream {

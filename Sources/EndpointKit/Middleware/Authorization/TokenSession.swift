@@ -68,32 +68,29 @@ actor TokenSession {
     }
 
     func signIn(_ tokens: Tokens) async throws {
-        generation += 1
-        failedRefresh = nil
-        inFlight = nil
-        cached = tokens
-        loaded = true
+        startOver(cached: tokens, loaded: true)
         try await store.update(tokens)
     }
 
     func signOut() async throws {
-        generation += 1
-        failedRefresh = nil
-        inFlight = nil
-        cached = nil
-        loaded = true
+        startOver(cached: nil, loaded: true)
         try await store.clear()
     }
 
     func reset() {
-        generation += 1
-        failedRefresh = nil
-        inFlight = nil
-        cached = nil
-        loaded = false
+        startOver(cached: nil, loaded: false)
     }
 
     // MARK: - Private
+
+    /// A new generation: no refresh in flight or failed, and the tokens as given.
+    private func startOver(cached tokens: Tokens?, loaded: Bool) {
+        generation += 1
+        failedRefresh = nil
+        inFlight = nil
+        cached = tokens
+        self.loaded = loaded
+    }
 
     private func current() async throws -> Tokens? {
         if loaded { return cached }
@@ -124,7 +121,7 @@ actor TokenSession {
         } catch {
             let failure = EndpointError(
                 kind: .authorizationFailed, route: "token refresh",
-                reason: "the access token could not be refreshed, so the session was signed out: \(Self.describe(error))",
+                reason: "the access token could not be refreshed, so the session was signed out: \((error as? EndpointError)?.description ?? "\(error)")",
                 underlyingError: error)
             if generation == refreshGeneration {  // not superseded by a sign-in meanwhile
                 failedRefresh = (tokens.accessToken, failure)
@@ -162,9 +159,5 @@ actor TokenSession {
         } onCancel: {
             waiter.withLock { $0.take() }?.resume(throwing: CancellationError())
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        (error as? EndpointError)?.description ?? "\(error)"
     }
 }

@@ -166,11 +166,7 @@ package struct Redaction: Sendable {
     package func redact(_ value: Any) -> Any {
         switch value {
         case let object as [String: Any]:
-            var result: [String: Any] = [:]
-            for (key, inner) in object {
-                result[key] = redacts(key) ? Self.placeholder : redact(inner)
-            }
-            return result
+            return Dictionary(uniqueKeysWithValues: object.map { key, inner in (key, redacts(key) ? Self.placeholder : redact(inner)) })
         case let array as [Any]:
             return array.map(redact)
         default:

@@ -15,8 +15,6 @@ final class Coalescer: Sendable {
 
     private let flights = Locked<[String: Flight]>([:])
 
-    init() {}
-
     /// How many calls share requests in flight now (for tests).
     var waiting: Int { flights.withLock { $0.values.reduce(0) { $0 + $1.members } } }
 

@@ -119,23 +119,16 @@ package struct RateLimitHeaders: Equatable, Sendable {
     /// item of the older `limit=…, remaining=…, reset=…` form.
     static func items(of field: String) -> [(remaining: Int?, reset: TimeInterval?)] {
         let parts = field.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if parts.contains(where: { $0.hasPrefix("remaining=") || $0.hasPrefix("reset=") }) {
+        let older = parts.contains(where: { $0.hasPrefix("remaining=") || $0.hasPrefix("reset=") })
+        let items = older ? [parts] : parts.map { $0.split(separator: ";").dropFirst().map(String.init) }
+        return items.map { parameters in
             var remaining: Int?
             var reset: TimeInterval?
-            for part in parts {
-                if part.hasPrefix("remaining=") { remaining = count(String(part.dropFirst(10))) }
-                if part.hasPrefix("reset=") { reset = seconds(String(part.dropFirst(6))) }
-            }
-            return [(remaining, reset)]
-        }
-        return parts.map { item in
-            var remaining: Int?
-            var reset: TimeInterval?
-            for parameter in item.split(separator: ";").dropFirst() {
+            for parameter in parameters {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard pair.count == 2 else { continue }
-                if pair[0] == "r" { remaining = count(pair[1]) }
-                if pair[0] == "t" { reset = seconds(pair[1]) }
+                if pair[0] == (older ? "remaining" : "r") { remaining = count(pair[1]) }
+                if pair[0] == (older ? "reset" : "t") { reset = seconds(pair[1]) }
             }
             return (remaining, reset)
         }
