@@ -25,7 +25,9 @@ import NIOPosix
 ///   limit;
 /// - a streamed 2xx body reaches the caller as it arrives, the connection reading only as fast as
 ///   the caller does; a `break`, a cancel or the idle timeout closes the connection;
-/// - a body on disk is uploaded from its file, in chunks, and upload progress is reported.
+/// - a body on disk is uploaded from its file, in chunks, and upload progress is reported;
+/// - an answer of 300 or more that arrives before the upload has ended is the answer (a 307 or
+///   308 then sends the body again), however the server timed it.
 ///
 /// Not on watchOS, where SwiftNIO's BSD sockets are not allowed for general networking (Apple's
 /// TN3135): there it is an unavailable stub, and a watch app uses `URLSessionTransport`.

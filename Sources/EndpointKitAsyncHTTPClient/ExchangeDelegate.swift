@@ -149,19 +149,41 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     /// The exchange failed: before the head, the call fails; after it, the stream does.
+    ///
+    /// One failure is an answer: AsyncHTTPClient stops an upload once the head of a 300-or-more
+    /// answer arrives (`requestStreamCancelled`), and fails the task if the upload had not ended
+    /// by then. A server that read the whole body and answered 307 meets that as often as its
+    /// answer overtakes the upload's last step (werkzeug's multipart parser answers before the
+    /// closing line). A redirect is handed over as it came, its body unread (what is sent next is
+    /// the body again); any other answer only when all of its declared body has arrived.
     private func finish(throwing error: any Error) {
-        let (continuation, producer, cancelled) = state.withLock { state in
+        let (continuation, producer, cancelled, answer) = state.withLock { state in
             defer { state.continuation = nil }
-            return (state.continuation, state.producer, state.cancelled)
+            return (state.continuation, state.producer, state.cancelled, Self.answer(stoppedBy: error, in: state))
         }
-        let failure = cancelled ? CancellationError() : Self.translated(error)
+        if !cancelled, let answer, let continuation {
+            state.withLock { $0.body = Data() }
+            return continuation.resume(returning: answer)
+        }
+        let failure = cancelled ? CancellationError() : Self.translated(error, after: state.withLock { $0.response })
         producer?.finish(throwing: failure)
         continuation?.resume(throwing: failure)
     }
 
+    /// The answer that `error` ended with, when it ended the upload and not the answer.
+    private static func answer(stoppedBy error: any Error, in state: State) -> (MessageBody, HTTPURLResponse)? {
+        guard (error as? HTTPClientError) == .requestStreamCancelled, state.producer == nil,
+              let response = state.response, response.statusCode >= 300 else { return nil }
+        let isRedirect = (300..<400).contains(response.statusCode) && response.value(forHTTPHeaderField: "Location") != nil
+        let declared = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init)
+        guard isRedirect || declared == state.body.count else { return nil }
+        return (.data(state.body), response)
+    }
+
     /// AsyncHTTPClient's and NIO's errors as the `URLError`s EndpointKit's callers and
-    /// `RetryPolicy` know, the original kept as the underlying error.
-    static func translated(_ error: any Error) -> any Error {
+    /// `RetryPolicy` know, the original kept as the underlying error; the detail names it, and
+    /// the answer's status when its head had arrived (`response`).
+    static func translated(_ error: any Error, after response: HTTPURLResponse? = nil) -> any Error {
         if error is TransportRefusal || error is CancellationError || error is URLError { return error }
         let code: URLError.Code
         if let client = error as? HTTPClientError {
@@ -180,7 +202,9 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, Sendable {
         } else {
             code = .unknown
         }
-        return URLError(code, userInfo: [NSUnderlyingErrorKey: error, NSLocalizedDescriptionKey: "\(error)"])
+        let got = response.map { "after the head of a \($0.statusCode) answer" } ?? "before an answer's head"
+        let detail = "AsyncHTTPClient stopped with \(error) \(got)"
+        return URLError(code, userInfo: [NSUnderlyingErrorKey: error, NSLocalizedDescriptionKey: detail, URLError.detailKey: detail])
     }
 }
 

@@ -14,6 +14,8 @@ final class PythonScriptServer: @unchecked Sendable {
     static let sseStarlette = Result { try PythonScriptServer(script: "sse_starlette_server.py", named: "The sse-starlette server") }
     /// FastAPI with slowapi's limiter (`APIServer/slowapi_server.py`).
     static let slowAPI = Result { try PythonScriptServer(script: "slowapi_server.py", named: "The slowapi server") }
+    /// A WSGI app under werkzeug's `make_server` (`Server/werkzeug_server.py`).
+    static let werkzeug = Result { try PythonScriptServer(script: "werkzeug_server.py", named: "The werkzeug server") }
 
     let port: Int
     private let process: Process

@@ -117,6 +117,26 @@ struct Echo: Decodable, Sendable {
         #expect(try await At<Data>(path: "big?mb=1").call(on: server).count == 1 << 20)
     }
 
+    /// A head no HTTP parser reads (`Content-Length: twelve`): the call fails as a transport
+    /// failure, and the error names what arrived instead of only a number.
+    @Test(arguments: TransportKind.allCases)
+    func `an answer that cannot be parsed fails and says what arrived`(kind: TransportKind) async throws {
+        let error = await #expect(throws: EndpointError.self) { try await At<Echo>(path: "malformed").call(on: server(kind)) }
+        #expect(error?.kind == .transportFailed)
+        switch kind {
+        case .asyncHTTPClient:
+            // Before: "the request failed: the request failed (URLError -1017)".
+            #expect(error?.reason == "the request failed: the server's answer could not be read: AsyncHTTPClient stopped with invalid character in content-length header before an answer's head (URLError -1017)")
+        case .urlSession:
+            // libcurl's words, which Foundation on Linux gives as the description of URLError -1
+            // (before: "the request failed: the request failed (URLError -1)"). Apple's URLSession
+            // has codes and words of its own, not checked here.
+            #if canImport(FoundationNetworking)
+            #expect(error?.reason == "the request failed: the transport failed: Invalid Content-Length: value (URLError -1)")
+            #endif
+        }
+    }
+
     @Test(arguments: TransportKind.allCases)
     func `a slow server times out at the call's timeout`(kind: TransportKind) async throws {
         var server = server(kind)

@@ -46,6 +46,7 @@ Routes (any method):
                                  as fast as the socket takes
   /trickle?every=&count=         Content-Length count, then one byte every `every` seconds
   /cut?sent=&declared=           declares Content-Length `declared`, sends `sent` bytes, closes
+  /malformed                     a status line and a Content-Length that is not a number, then closes
   /redirect/STATUS/PATH          that redirect status with Location: /PATH (same origin)
   /redirect-early/STATUS/PATH    the same, answered before the body is read, then the connection closed
                                  (a lingering close, as nginx's)
@@ -126,6 +127,12 @@ class Handler(BaseHTTPRequestHandler):
         route = split.path
         if route == "/multipart":
             return self.multipart()
+        if route == "/malformed":
+            # No HTTP parser can read this head: a client says so, and names what it got.
+            self.read_body()
+            self.close_connection = True
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: twelve\r\n\r\nhello")
+            return
         if route.startswith("/redirect-early/"):
             # As nginx's `return 307` does when it closes: the answer goes before the body is read;
             # then the server stops sending, drops the rest of the body and closes (`linger`).
