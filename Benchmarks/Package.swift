@@ -57,7 +57,14 @@ let package = Package(
             ]
         ),
         // Runs one contender's in-memory call N times, for instruction counts under callgrind.
-        .executableTarget(name: "InstructionCount", dependencies: ["Contenders"]),
+        .executableTarget(
+            name: "InstructionCount",
+            dependencies: [
+                "Contenders",
+                .product(name: "EndpointKitTools", package: "EndpointKit"),
+                .product(name: "EndpointKitMCP", package: "EndpointKit"),
+            ]
+        ),
         .executableTarget(
             name: "ClientOverhead",
             dependencies: ["Contenders", .product(name: "Benchmark", package: "benchmark")],

@@ -92,7 +92,7 @@ echo "== Counting instructions per call, in memory and over loopback (valgrind c
 : > "$results/instructions.tsv"
 # Hashing seeds and addresses fixed, so that counts repeat run to run (within ±0.1%).
 no_aslr=(); command -v setarch >/dev/null 2>&1 && no_aslr=(setarch "$(uname -m)" -R)
-contenders=(EndpointKit snake snake-all explicit explicit-all openapi raw-loopback EndpointKit-loopback openapi-loopback)
+contenders=(EndpointKit MCP MCP-guarded snake snake-all explicit explicit-all openapi raw-loopback EndpointKit-loopback openapi-loopback)
 # The smoke pass proves the counting runs, on one contender in memory and one over loopback.
 [ -n "${BENCH_SMOKE:-}" ] && contenders=(EndpointKit EndpointKit-loopback)
 for contender in "${contenders[@]}"; do

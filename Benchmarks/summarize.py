@@ -42,7 +42,8 @@ def load(results):
 
 def load_instructions(results, table):
     """Adds callgrind's instructions per call (instructions.tsv) to the in-memory rows."""
-    names = {"EndpointKit": "EndpointKit", "snake": "hand-written snake_case",
+    names = {"EndpointKit": "EndpointKit", "MCP": "MCP tools/call (MCPServer.handle)",
+             "MCP-guarded": "MCP tools/call, authorization and confirmation on", "snake": "hand-written snake_case",
              "snake-all": "hand-written snake_case allHTTPHeaderFields",
              "explicit": "hand-written explicit keys",
              "explicit-all": "hand-written explicit keys allHTTPHeaderFields", "openapi": "OpenAPI generated",
@@ -102,7 +103,8 @@ def main():
     print("instructions (valgrind callgrind). Ratio = EndpointKit ÷ contender; below 1 means EndpointKit is cheaper.")
     print(f"{'operation':<10}{'contender':<48}{'time':>11}{'instructions':>14}{'mallocs':>9}"
           f"{'time ratio':>12}{'instr. ratio':>14}{'malloc ratio':>14}")
-    contenders = ["EndpointKit", "hand-written snake_case", "hand-written snake_case allHTTPHeaderFields",
+    contenders = ["EndpointKit", "MCP tools/call (MCPServer.handle)", "MCP tools/call, authorization and confirmation on",
+                  "hand-written snake_case", "hand-written snake_case allHTTPHeaderFields",
                   "hand-written explicit keys", "hand-written explicit keys allHTTPHeaderFields", "OpenAPI generated"]
     for operation in ("GET", "POST"):
         mine = find(table, "ClientOverhead", f"{operation} EndpointKit")
@@ -111,9 +113,10 @@ def main():
             if not theirs:
                 continue
             same = contender == "EndpointKit"
-            print(f"{operation:<10}{contender:<48}{human_time(theirs.get('time', 0)):>11}"
+            # The MCP rows have instructions only: the harness does not run them.
+            print(f"{operation:<10}{contender:<48}{human_time(theirs['time']) if 'time' in theirs else 'n/a':>11}"
                   f"{human_count(theirs.get('instructions', 0)) if theirs.get('instructions') else 'n/a':>14}"
-                  f"{human_count(theirs.get('mallocs', 0)):>9}"
+                  f"{human_count(theirs['mallocs']) if 'mallocs' in theirs else 'n/a':>9}"
                   f"{'' if same else ratio(mine.get('time'), theirs.get('time')):>12}"
                   f"{'' if same else ratio(mine.get('instructions'), theirs.get('instructions')):>14}"
                   f"{'' if same else ratio(mine.get('mallocs'), theirs.get('mallocs')):>14}")

@@ -8,66 +8,109 @@ import Foundation
 extension JSONValue {
     /// The value as JSON text: compact, or indented by two spaces with one member per line.
     package func jsonText(prettyPrinted: Bool = false) -> String {
-        var out = ""
+        // Written as bytes, made a String once: appending to a String piece by piece (a comma, a
+        // quote) cost more than the rest of an MCP tool call together.
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         writeJSON(into: &out, indent: prettyPrinted ? "" : nil)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func writeJSON(into out: inout String, indent: String?) {
+    private func writeJSON(into out: inout [UInt8], indent: String?) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let text): out += text
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let text): out.append(contentsOf: text.utf8)
         case .string(let text): JSONValue.quote(text, into: &out)
         case .array(let elements):
-            guard !elements.isEmpty else { out += "[]"; return }
-            out += "["
+            guard !elements.isEmpty else { return out.append(contentsOf: "[]".utf8) }
+            out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { out += "," }
-                if let indent { out += "\n" + indent + "  " }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if let indent { out.append(contentsOf: ("\n" + indent + "  ").utf8) }
                 element.writeJSON(into: &out, indent: indent.map { $0 + "  " })
             }
-            if let indent { out += "\n" + indent }
-            out += "]"
+            if let indent { out.append(contentsOf: ("\n" + indent).utf8) }
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { out += "{}"; return }
-            out += "{"
+            guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
+            out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { out += "," }
-                if let indent { out += "\n" + indent + "  " }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if let indent { out.append(contentsOf: ("\n" + indent + "  ").utf8) }
                 JSONValue.quote(member.key, into: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(contentsOf: (indent == nil ? ":" : ": ").utf8)
                 member.value.writeJSON(into: &out, indent: indent.map { $0 + "  " })
             }
-            if let indent { out += "\n" + indent }
-            out += "}"
+            if let indent { out.append(contentsOf: ("\n" + indent).utf8) }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// A JSON string literal. Its escapes (`\"`, `\\`, `\n`, `\uXXXX`, …) are valid in a YAML
-    /// double-quoted scalar too, so the YAML writer uses it as it is.
+    /// `text` as a JSON string, quoted and escaped.
     static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF:
-                // Control characters (YAML refuses C1 and DEL raw) and the line separators.
-                out += String(format: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        var bytes: [UInt8] = []
+        quote(text, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The value as a YAML 1.2 document in block style: objects as `key: value` lines, arrays as
-    /// `- ` items. Strings that could read as anything else (a number, `true`, `null`, text with
-    /// `:` or `#`) are double-quoted.
+    /// `text` as a JSON string, its bytes appended to `out`: the text between escapes in one piece.
+    static func quote(_ text: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                    index += 1  // printable ASCII, the usual byte
+                    continue
+                }
+                let (escape, length) = Self.escape(at: index, in: bytes)
+                guard let escape else {
+                    index += 1
+                    continue
+                }
+                out.append(contentsOf: bytes[start..<index])
+                out.append(contentsOf: escape.utf8)
+                index += length
+                start = index
+            }
+            out.append(contentsOf: bytes[start...])
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// What the character at `index` is written as, and how many bytes it takes; `nil` for one
+    /// written as it is. Escaped: the quote, the backslash, control characters (YAML refuses C1
+    /// and DEL raw), the line and paragraph separators and the byte order mark.
+    private static func escape(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (String?, Int) {
+        func followedBy(_ next: UInt8...) -> Bool {
+            index + next.count < bytes.count && next.indices.allSatisfy { bytes[index + 1 + $0] == next[$0] }
+        }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return ("\\\"", 1)
+        case UInt8(ascii: "\\"): return ("\\\\", 1)
+        case UInt8(ascii: "\n"): return ("\\n", 1)
+        case UInt8(ascii: "\r"): return ("\\r", 1)
+        case UInt8(ascii: "\t"): return ("\\t", 1)
+        case 0..<0x20, 0x7F: return (unicodeEscape(UInt32(bytes[index])), 1)
+        case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+            return (unicodeEscape(UInt32(bytes[index + 1])), 2)  // U+0080 to U+009F
+        case 0xE2 where followedBy(0x80, 0xA8): return ("\\u2028", 3)
+        case 0xE2 where followedBy(0x80, 0xA9): return ("\\u2029", 3)
+        case 0xEF where followedBy(0xBB, 0xBF): return ("\\uFEFF", 3)
+        default: return (nil, 1)
+        }
+    }
+
+    /// `\u001F`: four upper-case hex digits.
+    private static func unicodeEscape(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+    }
+
     func yamlText() -> String {
         var out = ""
         switch self {

@@ -37,6 +37,9 @@ public struct EndpointTools: Sendable {
     /// `{"result": …}`, `false` when the payload is the object, absent from the table's value
     /// (`.some(nil)`) when there is none.
     private let structuredForms = Locked<[String: Bool?]>([:])
+    /// Each tool's arguments schema, derived once for a server that cannot change (this one's,
+    /// or the endpoint's own): what every call is checked against.
+    let argumentSchemas = Locked<[String: JSONValue]>([:])
 
     /// Offers `endpoints` as tools.
     ///

@@ -228,36 +228,38 @@ package struct JSONParser {
 
     private mutating func string() throws(Failure) -> String {
         index += 1  // "
-        var scalars = String.UnicodeScalarView()
+        // The text between escapes goes in whole, not scalar by scalar: a string without escapes
+        // (nearly every one) is one copy of its bytes.
+        var text = ""
         var runStart = index
         while true {
             guard index < bytes.count else { throw failure("a string is not closed") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                scalars.append(contentsOf: String(decoding: bytes[runStart..<index], as: UTF8.self).unicodeScalars)
+                let run = String(decoding: bytes[runStart..<index], as: UTF8.self)
                 index += 1
-                return String(scalars)
+                return text.isEmpty ? run : text + run
             }
             if byte < 0x20 { throw failure("a string holds a raw control character (write it as \\u\(String(format: "%04X", byte)))") }
             if byte != UInt8(ascii: "\\") {
                 index += 1
                 continue
             }
-            scalars.append(contentsOf: String(decoding: bytes[runStart..<index], as: UTF8.self).unicodeScalars)
+            text += String(decoding: bytes[runStart..<index], as: UTF8.self)
             index += 1
             guard index < bytes.count else { throw failure("a string is not closed") }
             let escape = bytes[index]
             index += 1
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{8}")
-            case UInt8(ascii: "f"): scalars.append("\u{C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
-            case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+            case UInt8(ascii: "\""): text += "\""
+            case UInt8(ascii: "\\"): text += "\\"
+            case UInt8(ascii: "/"): text += "/"
+            case UInt8(ascii: "b"): text += "\u{8}"
+            case UInt8(ascii: "f"): text += "\u{C}"
+            case UInt8(ascii: "n"): text += "\n"
+            case UInt8(ascii: "r"): text += "\r"
+            case UInt8(ascii: "t"): text += "\t"
+            case UInt8(ascii: "u"): text.unicodeScalars.append(try unicodeEscape())
             default:
                 index -= 1
                 throw failure("a backslash is followed by \(describe(escape)), which is not an escape JSON has")

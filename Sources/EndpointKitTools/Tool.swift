@@ -226,7 +226,16 @@ struct Tool: Sendable {
         } else {
             throw EndpointError(kind: .invalidRequest, route: name, reason: "no server is configured: pass one to EndpointTools(_:on:) or set APIServer.default")
         }
-        let (_, schema) = try Self.arguments(of: type, name: name, server: server)
+        // Derived once: describing the endpoint cost half a million instructions a call. Not kept
+        // for `APIServer.default`, which a scope (`withDefault`) may change from call to call.
+        let fixedServer = tools.server != nil || E.server != nil
+        let schema: JSONValue
+        if fixedServer, let known = tools.argumentSchemas.withLock({ $0[name] }) {
+            schema = known
+        } else {
+            schema = try Self.arguments(of: type, name: name, server: server).1
+            if fixedServer { tools.argumentSchemas.withLock { $0[name] = schema } }
+        }
 
         // One JSON object, checked against the tool's schema at every depth before it is decoded.
         let value: JSONValue

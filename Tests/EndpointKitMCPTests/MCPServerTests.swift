@@ -16,6 +16,21 @@ private struct UserCheers: Endpoint, Decodable, Documented {
     static var documentation: Documentation { Documentation(summary: "Count a user's cheers") }
 }
 
+/// A write that counts how often it is encoded: once for each request built of it, and once when
+/// its tool is described.
+private struct CountedCheer: Endpoint, Decodable {
+    nonisolated static let encodings = Locked(0)
+    var endpoint: Restful { Restful(.post, "cheers") }
+    let amount: Int
+    typealias ReturnPayloadType = EmptyPayload
+
+    func encode(to encoder: any Encoder) throws {
+        Self.encodings.withLock { $0 += 1 }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(amount, forKey: .amount)
+    }
+}
+
 private struct SendCheer: Endpoint, Decodable {
     var endpoint: Restful { Restful(.post, "cheers") }
     let amount: Int
@@ -118,6 +133,23 @@ private func ask(_ server: MCPServer, _ message: String) async throws -> [String
         #expect(content["text"] as? String == #"{"total":3}"#)  // the payload as declared, re-encoded
         #expect((result["structuredContent"] as? [String: Any])?["total"] as? Int == 3)
         #expect(try transport.request.url?.absoluteString == "https://api.example.com/api/v1/users/42/cheers")
+    }
+
+    /// A write that needs no confirmation (a client that cannot ask, and a policy that sends) is
+    /// not built once more to find that out, and its tool is described once, not on every build:
+    /// five encodings a call before, two now (the tool's check of the arguments, and the call).
+    @Test func `a write that needs no confirmation is not built again to ask, and its tool is described once`() async throws {
+        let transport = RecordingTransport()
+        let mcp = server([CountedCheer.self], transport: transport)
+        let call = #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"counted_cheer","arguments":{"amount":5}}}"#
+        let first = CountedCheer.encodings.value
+        _ = try #require(try await ask(mcp, call))
+        let second = CountedCheer.encodings.value
+        _ = try #require(try await ask(mcp, call.replacingOccurrences(of: #""id":1"#, with: #""id":2"#)))
+        #expect(second - first == 3)  // the description, the check, the call
+        #expect(CountedCheer.encodings.value - second == 2)  // the check, the call
+        #expect(transport.requests.count == 2)
+        #expect(transport.requests.last?.httpBody.map { String(decoding: $0, as: UTF8.self) } == #"{"amount":5}"#)
     }
 
     @Test func `bad arguments are an error result the model can read, and nothing is sent`() async throws {

@@ -20,6 +20,13 @@ extension MCPServer {
 
     /// ``Confirmation``'s rules, in its order, for a call of `tool` with `arguments` from `caller`.
     func confirm(tool: String, arguments: JSONValue, params: JSONValue, revision: ClientRevision, caller: Caller) -> Decision {
+        // Where every rule below would send the call, a read or a write, it is sent without
+        // building its request to find out which (a second build of it: the call builds its own).
+        let mayAsk = revision.rules.hasInputRequests && (params["requestState"]?.stringValue != nil || revision.canAskUser)
+        if caller.isIdentified || confirmation.allowsAnonymousWrites,
+           tools.confirmsCalls || (!mayAsk && confirmation.whenClientCannotAsk == .send) {
+            return .send
+        }
         // Read-only calls, and arguments the call itself refuses (with an error result), go on.
         guard let pending = tools.pendingCall(name: tool, arguments: arguments) else { return .send }
         if !caller.isIdentified, !confirmation.allowsAnonymousWrites {
