@@ -113,7 +113,7 @@ private struct WalletBalance: Endpoint, Decodable {
 
         func stop() {
             try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            _ = process.waitForExit()
         }
     }
 

@@ -66,7 +66,7 @@ private struct SlowCall: Endpoint, Decodable {
             process.standardError = errors.handle
             try process.run()
             let deadline = ChildDeadline(process, seconds: 240)  // the client's calls take seconds
-            process.waitUntilExit()
+            _ = process.waitForExit()
             let stopped = deadline.stoppedTheChild ? "stopped after 240 s, a hang; " : ""
             return (output.data, stopped + errors.text)
         }

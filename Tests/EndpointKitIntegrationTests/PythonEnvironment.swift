@@ -119,9 +119,9 @@ enum PythonEnvironment {
             return (-1, "\(error)")
         }
         let deadline = ChildDeadline(process, seconds: seconds)
-        process.waitUntilExit()
+        let status = process.waitForExit()
         let stopped = deadline.stoppedTheChild ? "\n(stopped after \(Int(seconds)) s, a hang)" : ""
-        return (process.terminationStatus, output.text + stopped)
+        return (status, output.text + stopped)
     }
 }
 

@@ -262,7 +262,7 @@ import Testing
             process.standardError = output.handle
             try process.run()
             let deadline = ChildDeadline(process, seconds: 300)  // it reads for seconds
-            process.waitUntilExit()
+            _ = process.waitForExit()
             return (deadline.stoppedTheChild ? "stopped after 300 s, a hang\n" : "") + output.text
         }
         let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("SLOW-READER ") }, "the child said: \(output.suffix(3000))")
