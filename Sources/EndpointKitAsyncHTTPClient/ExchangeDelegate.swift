@@ -153,9 +153,10 @@ final class ExchangeDelegate: HTTPClientResponseDelegate, Sendable {
     /// One failure is an answer: AsyncHTTPClient stops an upload once the head of a 300-or-more
     /// answer arrives (`requestStreamCancelled`), and fails the task if the upload had not ended
     /// by then. A server that read the whole body and answered 307 meets that as often as its
-    /// answer overtakes the upload's last step (werkzeug's multipart parser answers before the
-    /// closing line). A redirect is handed over as it came, its body unread (what is sent next is
-    /// the body again); any other answer only when all of its declared body has arrived.
+    /// answer overtakes the upload's last step (a few uploads in a hundred to a WSGI app under
+    /// werkzeug's `make_server`). A redirect is handed over as it came, its body unread (what is
+    /// sent next is the body again); any other answer only when all of its declared body has
+    /// arrived.
     private func finish(throwing error: any Error) {
         let (continuation, producer, cancelled, answer) = state.withLock { state in
             defer { state.continuation = nil }
